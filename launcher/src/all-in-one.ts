@@ -1,0 +1,53 @@
+import { pino } from "pino";
+import { allEvents } from "@fit/contracts";
+import { createBus } from "@fit/bus";
+import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
+import { buildGateway, gatewayEnv } from "@fit/gateway";
+import { buildNutrition, nutritionEnv } from "@fit/nutrition";
+import { loadConfig, runUntilSignalled } from "@fit/service-kit";
+import { loadLauncherConfig } from "./config.ts";
+import { localSecrets } from "./secrets.ts";
+
+/**
+ * The whole system in one process: every service built from the same code as when it runs alone, each on its
+ * own loopback port behind the gateway, sharing one bus. Embedded defaults (PGlite, in-process bus) unless
+ * DATABASE_URL / NATS_URL are set.
+ */
+const { config, env } = loadLauncherConfig();
+const shared = { ...env, ...(await localSecrets(config)), HOST: "127.0.0.1", PORT: "0" };
+const bus = await createBus({
+  natsUrl: config.NATS_URL,
+  name: "all-in-one",
+  logger: pino({ base: { service: "bus" } }),
+  streams: allEvents,
+});
+
+const bodyMetrics = await buildBodyMetrics({ config: loadConfig(bodyMetricsEnv, shared), bus });
+const nutrition = await buildNutrition({ config: loadConfig(nutritionEnv, shared), bus });
+const bodyMetricsUrl = await bodyMetrics.listen({ host: "127.0.0.1", port: 0 });
+const nutritionUrl = await nutrition.listen({ host: "127.0.0.1", port: 0 });
+
+const gateway = await buildGateway({
+  config: loadConfig(gatewayEnv, {
+    ...shared,
+    HOST: config.HOST,
+    PORT: String(config.PORT),
+    BODY_METRICS_URL: bodyMetricsUrl,
+    NUTRITION_URL: nutritionUrl,
+  }),
+  bus,
+});
+gateway.addHook("onClose", async () => {
+  await Promise.all([bodyMetrics.close(), nutrition.close()]);
+  await bus.close();
+});
+const url = await runUntilSignalled({ app: gateway, host: config.HOST, port: config.PORT });
+
+console.log(`
+Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${config.NATS_URL ? "NATS" : "in-process bus"})
+  API description:   ${url}/openapi.json
+  Get an API key:    pnpm create-key you@example.com      (prints the key as its last line)
+  Then:              curl -H "Authorization: Bearer <key>" ${url}/api/dashboard
+  Or sign in:        curl -X POST ${url}/api/auth/sign-in/magic-link -H 'content-type: application/json' -d '{"email":"you@example.com"}'
+                     (without SMTP_URL the link is printed here)
+`);

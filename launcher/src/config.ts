@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { loadConfig } from "@fit/service-kit";
+
+export const launcherEnv = z.object({
+  DATA_DIR: z.string().default("./data"),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  DATABASE_URL: z.string().optional(),
+  NATS_URL: z.string().optional(),
+  INTERNAL_ASSERTION_SECRET: z.string().min(32).optional(),
+  BETTER_AUTH_SECRET: z.string().min(32).optional(),
+});
+
+export const loadLauncherConfig = () => ({ config: loadConfig(launcherEnv), env: { ...process.env } });

@@ -1,0 +1,36 @@
+import type { EventDef } from "@fit/contracts";
+import { createInProcessBus } from "./memory/in-process-bus.ts";
+import { connectNatsBus } from "./nats/nats-bus.ts";
+import { withNamespace } from "./namespace.ts";
+import type { Bus, Logger } from "./types.ts";
+
+export interface BusConfig {
+  /** Unset: the in-process bus (rule 7). */
+  natsUrl?: string | undefined;
+  /** The service name; names the NATS connection. */
+  name: string;
+  logger: Logger;
+  /** Events the service publishes or consumes; their streams are ensured. */
+  streams: readonly EventDef[];
+  /**
+   * An existing bus to join instead of making one: in the all-in-one process the launcher creates one
+   * in-process bus and hands it to every service. Whoever created a bus closes it.
+   */
+  bus?: Bus;
+  /** Prefix of every subject and stream (NATS only), to share one server between deployments. */
+  namespace?: string | undefined;
+}
+
+export const createBus = async (config: BusConfig): Promise<Bus> => {
+  if (config.bus) {
+    await config.bus.ensureStreams(config.streams);
+    return config.bus;
+  }
+  if (config.natsUrl) {
+    const nats = await connectNatsBus({ url: config.natsUrl, name: config.name, logger: config.logger });
+    const bus = config.namespace ? withNamespace(nats, config.namespace) : nats;
+    await bus.ensureStreams(config.streams);
+    return bus;
+  }
+  return createInProcessBus({ logger: config.logger, streams: config.streams });
+};

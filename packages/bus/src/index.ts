@@ -1,0 +1,19 @@
+export type {
+  Bus,
+  EndpointHandler,
+  EventHandler,
+  Logger,
+  OutboxRow,
+  OutboxSource,
+  RequestOptions,
+  ServeContext,
+  SubscribeOptions,
+  Subscription,
+} from "./types.ts";
+export { createBus, type BusConfig } from "./create-bus.ts";
+export { connectNatsBus, type NatsBusConfig } from "./nats/nats-bus.ts";
+export { createInProcessBus, type InProcessBusConfig } from "./memory/in-process-bus.ts";
+export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.ts";
+export { errorHeader } from "./reply-codec.ts";
+export { DUPLICATE_WINDOW_MS, subscribeDefaults } from "./event-codec.ts";
+export { withNamespace } from "./namespace.ts";

@@ -1,0 +1,142 @@
+import type { Outcome, ResolvedSubscribeOptions } from "../event-codec.ts";
+import type { Logger } from "../types.ts";
+import type { EventLog, StoredEvent } from "./event-log.ts";
+
+/** One replica's handler, already bound to its event definition; resolves to what the delivery came to. */
+export type Runner = (event: StoredEvent, deliveryCount: number) => Promise<Outcome>;
+
+interface Member {
+  run: Runner;
+  busy: Promise<void> | null;
+}
+
+interface Retry {
+  event: StoredEvent;
+  deliveries: number;
+  dueAt: number;
+}
+
+/**
+ * The in-memory stand-in for a durable JetStream consumer: a position in the stream for one subject, the events
+ * waiting to be redelivered, and the replicas (members) that share them. Each event goes to one idle member
+ * (round robin), one at a time per member; an event not settled within ackWaitMs is handed out again, and one
+ * that failed maxDeliver times is given up, exactly as the server's consumer does.
+ */
+export class Durable {
+  cursor = 0;
+  private readonly members: Member[] = [];
+  private readonly retries: Retry[] = [];
+  private nextMember = 0;
+  private pumpQueued = false;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeDueAt = 0;
+
+  constructor(
+    readonly subject: string,
+    readonly name: string,
+    private readonly log: EventLog,
+    public opts: ResolvedSubscribeOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  join(run: Runner): () => Promise<void> {
+    const member: Member = { run, busy: null };
+    this.members.push(member);
+    this.schedule();
+    return async () => {
+      this.members.splice(this.members.indexOf(member), 1);
+      await member.busy;
+    };
+  }
+
+  /** Delivery is always asynchronous, so publishing never runs a handler on the publisher's stack. */
+  schedule(): void {
+    if (this.pumpQueued) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  stopTimers(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+  }
+
+  /** One timer for the earliest waiting retry. Timers may fire a little early, so pump re-arms it if needed. */
+  private wakeAt(dueAt: number): void {
+    if (this.wakeTimer && this.wakeDueAt <= dueAt) return;
+    this.stopTimers();
+    this.wakeDueAt = dueAt;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.schedule();
+    }, Math.max(1, dueAt - Date.now()));
+  }
+
+  private pump(): void {
+    for (let member = this.idleMember(); member; member = this.idleMember()) {
+      const job = this.takeDue() ?? this.takeNew();
+      if (!job) break;
+      this.start(member, job.event, job.deliveries + 1);
+    }
+    // A retry already due waits for a member to finish, which pumps again; only a future one needs the timer.
+    const next = Math.min(...this.retries.map((r) => r.dueAt));
+    if (this.members.length > 0 && next > Date.now() && next !== Infinity) this.wakeAt(next);
+  }
+
+  private idleMember(): Member | undefined {
+    for (let i = 0; i < this.members.length; i++) {
+      const m = this.members[(this.nextMember + i) % this.members.length];
+      if (m && !m.busy) {
+        this.nextMember = (this.nextMember + i + 1) % this.members.length;
+        return m;
+      }
+    }
+    return undefined;
+  }
+
+  private takeDue(): Retry | undefined {
+    const now = Date.now();
+    const i = this.retries.findIndex((r) => r.dueAt <= now);
+    return i < 0 ? undefined : this.retries.splice(i, 1)[0];
+  }
+
+  private takeNew(): Retry | undefined {
+    const event = this.log.next(this.cursor, this.subject);
+    if (!event) return undefined;
+    this.cursor = event.seq + 1;
+    return { event, deliveries: 0, dueAt: 0 };
+  }
+
+  private start(member: Member, event: StoredEvent, deliveries: number): void {
+    let expired = false;
+    const ackTimer = setTimeout(() => {
+      expired = true;
+      this.retryOrGiveUp(event, deliveries, 0, "not acknowledged within ack wait");
+    }, this.opts.ackWaitMs);
+    member.busy = member
+      .run(event, deliveries)
+      .then((outcome) => {
+        clearTimeout(ackTimer);
+        // Past ack wait the event is already out again, as on the server; this late outcome changes nothing.
+        if (!expired && outcome.kind === "retry") this.retryOrGiveUp(event, deliveries, outcome.delayMs);
+      })
+      .catch((err: unknown) => this.logger.error({ err, subject: this.subject, durable: this.name }, "in-process delivery failed"))
+      .finally(() => {
+        member.busy = null;
+        this.schedule();
+      });
+  }
+
+  private retryOrGiveUp(event: StoredEvent, deliveries: number, delayMs: number, reason?: string): void {
+    if (deliveries >= this.opts.maxDeliver) {
+      this.logger.error({ subject: this.subject, durable: this.name, deliveries }, "event given up after max deliveries");
+      return;
+    }
+    if (reason) this.logger.warn({ subject: this.subject, durable: this.name, deliveries }, reason);
+    this.retries.push({ event, deliveries, dueAt: Date.now() + delayMs });
+    this.schedule();
+  }
+}

@@ -1,0 +1,134 @@
+import { AppError, type EndpointDef, type EventDef, type EventEnvelope } from "@fit/contracts";
+import { context } from "@opentelemetry/api";
+import type { z } from "zod";
+import { deliver, encodeEvent, resolveSubscribeOptions, subjectsByStream } from "../event-codec.ts";
+import { answer, decodeReply, encodeRequest, normalizeHeaders } from "../reply-codec.ts";
+import { injectTrace, inSpan, SpanKind } from "../trace.ts";
+import type { Bus, EndpointHandler, EventHandler, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import { Durable } from "./durable.ts";
+import { EventLog } from "./event-log.ts";
+import { Responders } from "./responders.ts";
+import { withTimeout } from "../timeout.ts";
+
+export interface InProcessBusConfig {
+  logger: Logger;
+  streams?: readonly EventDef[];
+}
+
+const closedError = () => new AppError("unavailable", "bus is closed");
+
+/**
+ * The bus without a server, for one process (rule 7). Everything crosses as JSON text plus headers and goes
+ * through the same codecs as the NATS bus, so a payload that only works in memory fails here too.
+ */
+export const createInProcessBus = (config: InProcessBusConfig): Bus => {
+  const { logger } = config;
+  const responders = new Responders();
+  const streamOf = new Map<string, string>();
+  const logs = new Map<string, EventLog>();
+  const durables = new Map<string, Durable>();
+  const inFlight = new Set<Promise<unknown>>();
+  const subscriptions = new Set<Subscription>();
+  let closed = false;
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.catch(() => undefined).finally(() => inFlight.delete(work));
+    return work;
+  };
+
+  /** Like JetStream: a subject belongs to one stream, and publishing to a subject no stream stores fails. */
+  const declareStreams = (defs: readonly EventDef[]): void => {
+    for (const [stream, subjects] of subjectsByStream(defs)) {
+      for (const subject of subjects) {
+        const owner = streamOf.get(subject);
+        if (owner !== undefined && owner !== stream) throw new Error(`subject ${subject} is already stored by stream ${owner}`);
+        streamOf.set(subject, stream);
+      }
+      if (!logs.has(stream)) logs.set(stream, new EventLog());
+    }
+  };
+
+  const bus: Bus = {
+    async request<E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts: RequestOptions = {}) {
+      if (closed) throw closedError();
+      const data = encodeRequest(def, req);
+      const timeout = opts.timeoutMs ?? 2_000;
+      return inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
+        const headers = { ...opts.headers };
+        injectTrace(headers);
+        const responder = responders.pick(def.subject);
+        if (!responder) throw new AppError("unavailable", `no responders for ${def.subject}`);
+        const work = track(responder({ data, headers: normalizeHeaders(Object.entries(headers)) }));
+        const reply = await withTimeout(work, timeout, `${def.subject} did not answer within ${timeout} ms`);
+        return decodeReply(def, reply) as z.output<E["reply"]>;
+      });
+    },
+
+    serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
+      // setImmediate: the handler never runs on the caller's stack, as it would not across a network.
+      responders.add(def.subject, (msg) => new Promise((resolve) => setImmediate(resolve)).then(() => answer(def, handler, msg, logger)));
+    },
+
+    async publish(subject: string, envelope: EventEnvelope, opts: { headers?: Record<string, string> } = {}) {
+      if (closed) throw closedError();
+      const data = encodeEvent(subject, envelope);
+      await inSpan(`${subject} publish`, SpanKind.PRODUCER, context.active(), { "messaging.destination.name": subject }, async () => {
+        const headers = { ...opts.headers };
+        injectTrace(headers);
+        const stream = streamOf.get(subject);
+        const log = stream === undefined ? undefined : logs.get(stream);
+        if (!log) throw new AppError("unavailable", `no stream stores ${subject}`);
+        if (!log.append(envelope.id, subject, data, normalizeHeaders(Object.entries(headers)))) return;
+        const readers = [...durables.values()].filter((d) => streamOf.get(d.subject) === stream);
+        for (const d of readers) if (d.subject === subject) d.schedule();
+        log.trim(Math.min(...readers.map((d) => d.cursor)));
+      });
+    },
+
+    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: SubscribeOptions) {
+      if (closed) throw closedError();
+      declareStreams([def]);
+      const resolved = resolveSubscribeOptions(opts);
+      const key = `${def.stream}\u0000${durable}`;
+      let d = durables.get(key);
+      if (!d) {
+        d = new Durable(def.subject, durable, logs.get(def.stream) as EventLog, resolved, logger);
+        durables.set(key, d);
+      } else if (d.subject !== def.subject) {
+        throw new Error(`durable ${durable} on ${def.stream} already consumes ${d.subject}, not ${def.subject}`);
+      }
+      const consumer = d;
+      consumer.opts = resolved; // like a durable's config, the latest subscriber's settings win
+      const leave = consumer.join((event, count) =>
+        deliver(def, durable, handler, event.data, event.headers, count, consumer.opts, logger),
+      );
+      const sub: Subscription = {
+        stop: async () => {
+          subscriptions.delete(sub);
+          await leave();
+        },
+      };
+      subscriptions.add(sub);
+      return sub;
+    },
+
+    ensureStreams: async (defs: readonly EventDef[]) => declareStreams(defs),
+
+    async ping() {
+      if (closed) throw closedError();
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      responders.clear();
+      await Promise.allSettled([...inFlight]);
+      await Promise.all([...subscriptions].map((s) => s.stop()));
+      for (const d of durables.values()) d.stopTimers();
+    },
+  };
+
+  declareStreams(config.streams ?? []);
+  return bus;
+};

@@ -1,0 +1,144 @@
+import { AppError, type EndpointDef, type EventDef, type EventEnvelope } from "@fit/contracts";
+import { context } from "@opentelemetry/api";
+import { connect, ErrorCode, NatsError, StringCodec, type Subscription as NatsSubscription } from "nats";
+import type { z } from "zod";
+import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
+import { answer, decodeReply, encodeRequest } from "../reply-codec.ts";
+import { withTimeout } from "../timeout.ts";
+import { injectTrace, inSpan, SpanKind } from "../trace.ts";
+import type { Bus, EndpointHandler, EventHandler, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import { consume } from "./consume.ts";
+import { fromNatsHeaders, toNatsHeaders } from "./headers.ts";
+import { ensureStreams } from "./streams.ts";
+
+export interface NatsBusConfig {
+  url: string;
+  /** Connection name, shown by the server's monitoring; use the service name. */
+  name: string;
+  logger: Logger;
+  /** Events this service publishes or consumes; their streams are created or extended at connect. */
+  streams?: readonly EventDef[];
+}
+
+const sc = StringCodec();
+const PUBLISH_TIMEOUT_MS = 5_000;
+const PING_TIMEOUT_MS = 2_000;
+
+/** Tells "nobody is there" (NATS answers 503 at once) apart from "nobody answered in time". */
+const busError = (err: unknown, what: string, timeoutMs: number): AppError => {
+  if (err instanceof AppError) return err;
+  if (err instanceof NatsError && err.code === ErrorCode.NoResponders) return new AppError("unavailable", `no responders for ${what}`);
+  if (err instanceof NatsError && err.code === ErrorCode.Timeout) return new AppError("timeout", `${what} did not answer within ${timeoutMs} ms`);
+  return new AppError("unavailable", `bus failure on ${what}`, err instanceof Error ? err.message : String(err));
+};
+
+export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
+  const { logger } = config;
+  // Reconnect forever: a NATS restart must not need a service restart; requests fail fast meanwhile.
+  const nc = await connect({ servers: config.url, name: config.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const js = nc.jetstream();
+  const jsm = await nc.jetstreamManager();
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect" || s.type === "reconnect") logger.warn({ status: s.type, server: s.data }, "nats connection changed");
+    }
+  })();
+
+  const servers: NatsSubscription[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const consumers = new Set<Subscription>();
+  let closed = false;
+
+  const bus: Bus = {
+    async request<E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts: RequestOptions = {}) {
+      const data = encodeRequest(def, req);
+      const timeout = opts.timeoutMs ?? 2_000;
+      const headers = { ...opts.headers };
+      return inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
+        injectTrace(headers);
+        const msg = await nc
+          .request(def.subject, sc.encode(data), { timeout, headers: toNatsHeaders(headers) })
+          .catch((err: unknown) => Promise.reject(busError(err, def.subject, timeout)));
+        return decodeReply(def, { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} }) as z.output<E["reply"]>;
+      });
+    },
+
+    serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
+      // The callback must stay synchronous; the async work is tracked so close() can wait for it.
+      const sub = nc.subscribe(def.subject, {
+        queue: def.service,
+        callback: (err, msg) => {
+          if (err) return logger.error({ err, subject: def.subject }, "serve subscription failed");
+          const incoming = { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} };
+          const work = answer(def, handler, incoming, logger)
+            .then((reply) => void msg.respond(sc.encode(reply.data), { headers: toNatsHeaders(reply.headers) }))
+            .catch((e: unknown) => logger.error({ err: e, subject: def.subject }, "could not send reply"))
+            .finally(() => inFlight.delete(work));
+          inFlight.add(work);
+        },
+      });
+      servers.push(sub);
+    },
+
+    async publish(subject: string, envelope: EventEnvelope, opts: { headers?: Record<string, string> } = {}) {
+      const data = encodeEvent(subject, envelope);
+      const headers = { ...opts.headers };
+      await inSpan(`${subject} publish`, SpanKind.PRODUCER, context.active(), { "messaging.destination.name": subject }, async () => {
+        injectTrace(headers);
+        // msgID becomes Nats-Msg-Id: the stream drops a second copy within its duplicate window.
+        await js
+          .publish(subject, sc.encode(data), { msgID: envelope.id, headers: toNatsHeaders(headers), timeout: PUBLISH_TIMEOUT_MS })
+          .catch((err: unknown) =>
+            Promise.reject(
+              err instanceof NatsError && err.code === ErrorCode.NoResponders
+                ? new AppError("unavailable", `no stream stores ${subject}`)
+                : busError(err, `publish on ${subject}`, PUBLISH_TIMEOUT_MS),
+            ),
+          );
+      });
+    },
+
+    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: SubscribeOptions) {
+      if (closed) throw new AppError("unavailable", "bus is closed");
+      await ensureStreams(jsm, [def], logger);
+      const sub = await consume(js, jsm, def, durable, handler, resolveSubscribeOptions(opts), logger);
+      consumers.add(sub);
+      return {
+        stop: async () => {
+          consumers.delete(sub);
+          await sub.stop();
+        },
+      };
+    },
+
+    ensureStreams: (defs: readonly EventDef[]) => ensureStreams(jsm, defs, logger),
+
+    async ping() {
+      if (closed || nc.isClosed()) throw new AppError("unavailable", "bus is closed");
+      try {
+        // A stalled connection must fail the probe, not hang it.
+        await withTimeout(nc.rtt(), PING_TIMEOUT_MS, "nats ping timed out");
+        await withTimeout(jsm.getAccountInfo(), PING_TIMEOUT_MS, "jetstream ping timed out");
+      } catch (err) {
+        throw busError(err, "nats ping", 0);
+      }
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all(servers.map((s) => s.drain()));
+      await Promise.all([...inFlight]);
+      await Promise.all([...consumers].map((c) => c.stop()));
+      await nc.drain();
+    },
+  };
+
+  try {
+    if (config.streams?.length) await bus.ensureStreams(config.streams);
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
+  return bus;
+};

@@ -1,0 +1,102 @@
+import { AppError, isErrorCode, type EndpointDef } from "@fit/contracts";
+import type { z } from "zod";
+import type { EndpointHandler, Logger } from "./types.ts";
+import { extractTrace, inSpan, SpanKind } from "./trace.ts";
+
+/**
+ * Request/reply rules shared by both buses, so parsing and error semantics cannot drift between them.
+ * A message on the wire is a JSON text plus headers; errors travel in headers with an empty body.
+ */
+export interface WireMessage {
+  data: string;
+  headers: Record<string, string>;
+}
+
+export const errorHeader = { code: "fit-error-code", message: "fit-error-message", detail: "fit-error-detail" } as const;
+
+/** Header names are case-insensitive in practice; lower-case them so both buses hand out the same keys. */
+export const normalizeHeaders = (entries: Iterable<[string, string]>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of entries) out[k.toLowerCase()] = v.trim();
+  return out;
+};
+
+// NATS refuses CR/LF in header values; a message with a newline must not turn into a failed reply.
+const headerSafe = (value: string): string => value.replace(/[\r\n]+/g, " ").slice(0, 1024);
+
+export const issuesText = (error: z.ZodError): string =>
+  error.issues
+    .slice(0, 10)
+    .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+
+const parseJson = (text: string): unknown => (text === "" ? undefined : JSON.parse(text));
+
+/** Client side: validate and serialize a request. A bad request never leaves the caller. */
+export const encodeRequest = (def: EndpointDef, req: unknown): string => {
+  const parsed = def.request.safeParse(req);
+  if (!parsed.success) throw new AppError("validation", `invalid request for ${def.subject}`, issuesText(parsed.error));
+  return JSON.stringify(parsed.data) ?? "";
+};
+
+/** Client side: re-throw the responder's error, or parse its reply. */
+export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
+  const code = msg.headers[errorHeader.code];
+  if (code !== undefined) {
+    const message = msg.headers[errorHeader.message] ?? code;
+    throw new AppError(isErrorCode(code) ? code : "internal", message, msg.headers[errorHeader.detail]);
+  }
+  let body: unknown;
+  try {
+    body = parseJson(msg.data);
+  } catch {
+    throw new AppError("internal", `unreadable reply from ${def.subject}`);
+  }
+  const parsed = def.reply.safeParse(body);
+  if (!parsed.success) throw new AppError("internal", `invalid reply from ${def.subject}`, issuesText(parsed.error));
+  return parsed.data;
+};
+
+const errorReply = (err: AppError): WireMessage => {
+  const headers: Record<string, string> = {
+    [errorHeader.code]: err.code,
+    [errorHeader.message]: headerSafe(err.message),
+  };
+  if (err.detail !== undefined) headers[errorHeader.detail] = headerSafe(err.detail);
+  return { data: "", headers };
+};
+
+/**
+ * Server side: the wrapper around every handler. Parses the request, runs the handler in the caller's trace,
+ * parses the reply, and turns any failure into error headers. Unexpected errors are logged here and
+ * answered as a bare "internal error", so no stack or internal text crosses the hop.
+ */
+export const answer = async <E extends EndpointDef>(
+  def: E,
+  handler: EndpointHandler<E>,
+  msg: WireMessage,
+  logger: Logger,
+): Promise<WireMessage> =>
+  inSpan(`${def.subject} process`, SpanKind.SERVER, extractTrace(msg.headers), { "messaging.destination.name": def.subject }, async () => {
+    try {
+      let body: unknown;
+      try {
+        body = parseJson(msg.data);
+      } catch {
+        throw new AppError("validation", `unreadable request for ${def.subject}`);
+      }
+      const req = def.request.safeParse(body);
+      if (!req.success) throw new AppError("validation", `invalid request for ${def.subject}`, issuesText(req.error));
+      const result = await handler(req.data as z.output<E["request"]>, { headers: msg.headers });
+      const reply = def.reply.safeParse(result);
+      if (!reply.success) {
+        logger.error({ subject: def.subject, issues: issuesText(reply.error) }, "handler returned an invalid reply");
+        return errorReply(new AppError("internal", "internal error"));
+      }
+      return { data: JSON.stringify(reply.data) ?? "", headers: {} };
+    } catch (err) {
+      if (err instanceof AppError) return errorReply(err);
+      logger.error({ err, subject: def.subject }, "bus handler failed");
+      return errorReply(new AppError("internal", "internal error"));
+    }
+  });

@@ -1,0 +1,33 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+
+// Hand-made spans: there is no OpenTelemetry instrumentation for nats.js. Without an SDK all of this is a no-op.
+const tracer = trace.getTracer("@fit/bus");
+
+export { SpanKind };
+
+/** Writes the active trace context (traceparent) into outgoing headers. */
+export const injectTrace = (headers: Record<string, string>): void => {
+  propagation.inject(context.active(), headers);
+};
+
+/** The trace context a message carried, so the receiving side continues the caller's trace. */
+export const extractTrace = (headers: Record<string, string>): Context => propagation.extract(ROOT_CONTEXT, headers);
+
+/** Runs fn in a span of the given kind, child of `parent`, recording a failure on the span. */
+export const inSpan = <T>(
+  name: string,
+  kind: SpanKind,
+  parent: Context,
+  attributes: Record<string, string>,
+  fn: () => Promise<T>,
+): Promise<T> =>
+  tracer.startActiveSpan(name, { kind, attributes: { "messaging.system": "nats", ...attributes } }, parent, async (span) => {
+    try {
+      return await fn();
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });

@@ -1,0 +1,95 @@
+import type { EndpointDef, EventDef, EventEnvelope } from "@fit/contracts";
+import type { z } from "zod";
+
+/** The subset of pino the bus uses, so any pino logger (or a test double) fits without a dependency. */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface RequestOptions {
+  /** Default 2000. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** What a responder sees besides the request body. Header names are lower-cased in both implementations. */
+export interface ServeContext {
+  headers: Record<string, string>;
+}
+
+export type EndpointHandler<E extends EndpointDef> = (
+  req: z.output<E["request"]>,
+  ctx: ServeContext,
+) => Promise<z.input<E["reply"]>>;
+
+export type EventHandler<E extends EventDef> = (event: EventEnvelope<z.output<E["data"]>>) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** How long a delivery may stay unacknowledged before it is handed out again. Default 30 000. */
+  ackWaitMs?: number;
+  /** Deliveries per event before it is given up (logged). Default 10. */
+  maxDeliver?: number;
+  /** First redelivery delay after a handler throws; doubles per attempt up to 60 s. Default 1000. */
+  retryDelayMs?: number;
+  /**
+   * Events a replica holds at once (NATS pull batch). Small, because held events age towards ackWaitMs
+   * while they wait. Default 10. The in-process bus hands one event at a time to each subscriber.
+   */
+  prefetch?: number;
+}
+
+export interface Subscription {
+  /** Stops taking new events and waits for the one in hand; the durable and its position remain. */
+  stop(): Promise<void>;
+}
+
+export interface Bus {
+  /**
+   * Ask a question. Throws AppError: "validation" (bad request, before sending), "timeout", "unavailable"
+   * (nobody serves the subject), or the responder's own code and message.
+   */
+  request<E extends EndpointDef>(
+    def: E,
+    req: z.input<E["request"]>,
+    opts?: RequestOptions,
+  ): Promise<z.output<E["reply"]>>;
+  /** Answer def.subject in queue group def.service, so replicas share the load. */
+  serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>): void;
+  /** Store an event durably (resolves on the stream's ack); envelope.id de-duplicates within 2 minutes. */
+  publish(subject: string, envelope: EventEnvelope, opts?: { headers?: Record<string, string> }): Promise<void>;
+  /** Consume def.subject through durable `durable`; replicas using the same durable share the events. */
+  subscribe<E extends EventDef>(
+    def: E,
+    durable: string,
+    handler: EventHandler<E>,
+    opts?: SubscribeOptions,
+  ): Promise<Subscription>;
+  /**
+   * Make sure the streams for these events exist (adds subjects, never removes any). A service given a shared
+   * bus calls this for the events it publishes; subscribe does it for its own event.
+   */
+  ensureStreams(defs: readonly EventDef[]): Promise<void>;
+  /** Readiness: throws when the bus cannot be used. */
+  ping(): Promise<void>;
+  /** Stop serving and consuming, let in-flight work finish, disconnect. */
+  close(): Promise<void>;
+}
+
+/** An outbox row as the relay sees it; packages/db implements the source. */
+export interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+}
+
+export interface OutboxSource {
+  /**
+   * Claim up to `limit` unsent rows, call `send` with them, mark them sent only if it resolves
+   * (a throw leaves them unsent). Returns how many rows were claimed.
+   */
+  claimBatch(limit: number, send: (rows: OutboxRow[]) => Promise<void>): Promise<number>;
+  pending(): Promise<number>;
+}

@@ -1,0 +1,52 @@
+import { defineEvent } from "@fit/contracts";
+import { connect, nanos, StorageType } from "nats";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { connectNatsBus, createBus, type Bus } from "../../src/index.ts";
+import { describeBusContract } from "../bus-contract.ts";
+import { captureLogger, uniqueNames } from "../support.ts";
+
+const url = process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222";
+
+// Each `open` is a new connection, as each replica is its own process. Streams the test created are deleted.
+describeBusContract(`NATS bus (${url})`, (logger) => {
+  const buses: Bus[] = [];
+  const streams = new Set<string>();
+  return {
+    async open(defs) {
+      for (const d of defs) streams.add(d.stream);
+      const bus = await connectNatsBus({ url, name: "bus-contract-test", logger, streams: defs });
+      buses.push(bus);
+      return bus;
+    },
+    async close() {
+      await Promise.all(buses.map((b) => b.close()));
+      if (streams.size === 0) return;
+      const nc = await connect({ servers: url });
+      const jsm = await nc.jetstreamManager();
+      await Promise.all([...streams].map((s) => jsm.streams.delete(s).catch(() => false)));
+      await nc.close();
+    },
+  };
+});
+
+describe("createBus with a NATS URL", () => {
+  it("connects to NATS and creates the stream with explicit subjects and a 2-minute duplicate window", async () => {
+    const { stream, subject } = uniqueNames();
+    const def = defineEvent({ subject: subject("made"), stream, data: z.object({}) });
+    const bus = await createBus({ natsUrl: url, name: "bus-test", logger: captureLogger().logger, streams: [def] });
+    const nc = await connect({ servers: url });
+    const jsm = await nc.jetstreamManager();
+    try {
+      await bus.ping();
+      const info = await jsm.streams.info(stream);
+      expect(info.config.subjects).toEqual([def.subject]);
+      expect(info.config.duplicate_window).toBe(nanos(120_000));
+      expect(info.config.storage).toBe(StorageType.File);
+    } finally {
+      await bus.close();
+      await jsm.streams.delete(stream);
+      await nc.close();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { AppError, type EventEnvelope } from "@fit/contracts";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "../../src/index.ts";
+import { captureLogger, FakeOutbox, sleep, waitFor } from "../support.ts";
+
+const envelope = (n: number): EventEnvelope => ({
+  id: crypto.randomUUID(),
+  type: "test.relayed",
+  occurredAt: new Date().toISOString(),
+  data: { n },
+});
+
+describe("outbox relay", () => {
+  let relay: OutboxRelay | undefined;
+  afterEach(() => relay?.stop());
+
+  const start = (outbox: FakeOutbox, publish: OutboxRelayOptions["bus"]["publish"], opts: Partial<OutboxRelayOptions> = {}) => {
+    relay = startOutboxRelay({ bus: { publish }, source: outbox, logger: captureLogger().logger, ...opts });
+    return relay;
+  };
+
+  it("runs a pass at once when kicked instead of waiting for the next poll", async () => {
+    const outbox = new FakeOutbox();
+    const sent: unknown[] = [];
+    const r = start(outbox, async (_s, e) => void sent.push(e), { intervalMs: 60_000 });
+    await waitFor(() => outbox.claims === 1);
+    outbox.add("test.relayed", envelope(1));
+    r.kick();
+    await waitFor(() => sent.length === 1, 500);
+  });
+
+  it("drains a backlog in full batches without waiting between them", async () => {
+    const outbox = new FakeOutbox();
+    for (let n = 0; n < 7; n++) outbox.add("test.relayed", envelope(n));
+    const sent: number[] = [];
+    start(outbox, async (_s, e) => void sent.push((e.data as { n: number }).n), { intervalMs: 60_000, batchSize: 2 });
+    await waitFor(() => sent.length === 7, 500);
+    expect(sent).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it("backs off exponentially while publishing fails, up to maxBackoffMs", async () => {
+    const outbox = new FakeOutbox();
+    outbox.add("test.relayed", envelope(1));
+    const attempts: number[] = [];
+    start(outbox, async () => {
+      attempts.push(Date.now());
+      throw new AppError("unavailable", "down");
+    }, { intervalMs: 10, maxBackoffMs: 80 });
+    await waitFor(() => attempts.length === 6, 2_000);
+    const gaps = attempts.slice(1).map((t, i) => t - attempts[i]!);
+    expect(gaps[0]).toBeGreaterThanOrEqual(15); // 20 ms after the first failure, not the 10 ms poll
+    expect(gaps[1]).toBeGreaterThanOrEqual(35);
+    for (const gap of gaps.slice(3)) expect(gap).toBeGreaterThanOrEqual(75);
+    for (const gap of gaps) expect(gap).toBeLessThan(200);
+    expect(await outbox.pending()).toBe(1);
+  });
+
+  it("ignores kicks while backing off, so writes do not hammer a failing bus", async () => {
+    const outbox = new FakeOutbox();
+    outbox.add("test.relayed", envelope(1));
+    let attempts = 0;
+    const r = start(outbox, async () => {
+      attempts++;
+      throw new AppError("unavailable", "down");
+    }, { intervalMs: 100, maxBackoffMs: 1_000 });
+    await waitFor(() => attempts === 1);
+    for (let i = 0; i < 10; i++) {
+      r.kick();
+      await sleep(5);
+    }
+    expect(attempts).toBe(1);
+  });
+
+  it("finishes the pass in progress on stop and starts no other", async () => {
+    const outbox = new FakeOutbox();
+    outbox.add("test.relayed", envelope(1));
+    const r = start(outbox, () => sleep(100), { intervalMs: 10 });
+    await waitFor(() => outbox.claims === 1);
+    await r.stop();
+    expect(await outbox.pending()).toBe(0);
+    const claims = outbox.claims;
+    await sleep(50);
+    expect(outbox.claims).toBe(claims);
+  });
+});

@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { defineEndpoint, defineEvent } from "./bus.ts";
+import { accountId, CalendarDate, Cursor, page, PageLimit, queryMs, TimestampMs, truncatedText, Uuid } from "./common.ts";
+
+const NOTE_MAX = 500;
+
+export const WeightKg = z
+  .number({ error: "weightKg must be a number of kilograms" })
+  .min(9, { error: "weightKg must be between 9 and 320 kg" })
+  .max(320, { error: "weightKg must be between 9 and 320 kg" })
+  .meta({ description: "Kilograms, 9 to 320." });
+
+export const BodyFatPct = z
+  .number({ error: "bodyFatPct must be a number" })
+  .min(1, { error: "bodyFatPct must be between 1 and 80 percent" })
+  .max(80, { error: "bodyFatPct must be between 1 and 80 percent" })
+  .meta({ description: "Percent, 1 to 80." });
+
+const Note = truncatedText(NOTE_MAX).meta({
+  description: "At most 500 characters; longer input is truncated to 500. Trimmed; empty is stored as null.",
+});
+
+export const WeightCreate = z
+  .object({
+    weightKg: WeightKg,
+    bodyFatPct: BodyFatPct.optional(),
+    note: Note.nullable().optional(),
+    ts: TimestampMs.optional().meta({ description: "When the reading was taken; default now." }),
+  })
+  .meta({ id: "WeightCreate" });
+
+export const WeightEdit = z
+  .object({
+    note: Note.nullable().meta({ description: "New note (at most 500 characters, truncated), or null to clear it." }),
+  })
+  .meta({ id: "WeightEdit" });
+
+export const WeightSource = z.enum(["manual", "scale"]);
+
+export const WeightReading = z
+  .object({
+    id: Uuid,
+    ts: TimestampMs,
+    weightKg: z.number(),
+    bodyFatPct: z.number().nullable(),
+    note: z.string().nullable(),
+    source: WeightSource,
+    createdAt: TimestampMs,
+  })
+  .meta({ id: "WeightReading" });
+
+export const RangeQuery = z.object({
+  from: queryMs.optional().meta({ description: "Inclusive lower bound, Unix ms." }),
+  to: queryMs.optional().meta({ description: "Exclusive upper bound, Unix ms." }),
+  limit: PageLimit,
+  cursor: Cursor.optional(),
+});
+
+export const WeightListQuery = RangeQuery;
+export const WeightPage = page(WeightReading, "WeightPage");
+
+export const MeasurementSite = z
+  .enum([
+    "waist", "shoulders", "chest", "hips", "neck",
+    "biceps_left", "biceps_right", "forearm_left", "forearm_right",
+    "thigh_left", "thigh_right", "calf_left", "calf_right",
+  ], { error: "site must be one of waist, shoulders, chest, hips, neck, biceps_left, biceps_right, forearm_left, forearm_right, thigh_left, thigh_right, calf_left, calf_right" })
+  .meta({ id: "MeasurementSite" });
+export type MeasurementSite = z.infer<typeof MeasurementSite>;
+
+export const MeasurementCreate = z
+  .object({
+    site: MeasurementSite,
+    valueCm: z
+      .number({ error: "valueCm must be a number of centimetres" })
+      .min(5, { error: "valueCm must be between 5 and 300 cm" })
+      .max(300, { error: "valueCm must be between 5 and 300 cm" }),
+    ts: TimestampMs.optional().meta({ description: "When it was measured; default now." }),
+  })
+  .meta({ id: "MeasurementCreate" });
+
+export const Measurement = z
+  .object({ id: Uuid, site: MeasurementSite, valueCm: z.number(), ts: TimestampMs, createdAt: TimestampMs })
+  .meta({ id: "Measurement" });
+
+export const MeasurementListQuery = RangeQuery.extend({ site: MeasurementSite.optional() });
+export const MeasurementPage = page(Measurement, "MeasurementPage");
+
+export const LatestMeasurement = z
+  .object({ site: MeasurementSite, valueCm: z.number(), ts: TimestampMs })
+  .meta({ id: "LatestMeasurement", description: "The latest value of one measured site." });
+
+const KcalTarget = z
+  .number({ error: "dailyKcalTarget must be a number" })
+  .min(500, { error: "dailyKcalTarget must be between 500 and 10000 kcal" })
+  .max(10_000, { error: "dailyKcalTarget must be between 500 and 10000 kcal" });
+const ProteinTarget = z
+  .number({ error: "proteinTargetG must be a number" })
+  .min(0, { error: "proteinTargetG must be between 0 and 1000 g" })
+  .max(1000, { error: "proteinTargetG must be between 0 and 1000 g" });
+const GoalKg = (field: string) =>
+  z
+    .number({ error: `${field} must be a number of kilograms` })
+    .min(9, { error: `${field} must be between 9 and 320 kg` })
+    .max(320, { error: `${field} must be between 9 and 320 kg` });
+
+export const TargetsInput = z
+  .object({
+    goalWeightKg: GoalKg("goalWeightKg").nullable().optional(),
+    startWeightKg: GoalKg("startWeightKg").nullable().optional(),
+    targetDate: TimestampMs.nullable().optional(),
+    startDate: TimestampMs.nullable().optional(),
+    dailyKcalTarget: KcalTarget.nullable().optional(),
+    proteinTargetG: ProteinTarget.nullable().optional(),
+  })
+  .refine((t) => t.startDate == null || t.targetDate == null || t.targetDate > t.startDate, {
+    error: "targetDate must be after startDate",
+    path: ["targetDate"],
+  })
+  .meta({
+    id: "TargetsInput",
+    description: "Replaces the caller's targets. An omitted or null field is cleared.",
+  });
+
+export const Targets = z
+  .object({
+    id: z.number().int(),
+    goalWeightKg: z.number().nullable(),
+    startWeightKg: z.number().nullable(),
+    targetDate: TimestampMs.nullable(),
+    startDate: TimestampMs.nullable(),
+    dailyKcalTarget: z.number().nullable(),
+    proteinTargetG: z.number().nullable(),
+  })
+  .meta({ id: "Targets", description: "The caller's goals; a field not set is null." });
+export type Targets = z.infer<typeof Targets>;
+
+export const WeightSummary = z
+  .object({
+    latestKg: z.number(),
+    weeklyAvgKg: z.number().meta({ description: "Mean of the readings in the 7 days ending at the newest one." }),
+    bodyFatPct: z.number().nullable(),
+    note: z.string().nullable(),
+    trend: z
+      .array(z.object({ ts: TimestampMs, kg: z.number() }))
+      .meta({ description: "Readings of the 90 days up to the requested day, oldest first." }),
+  })
+  .meta({ id: "WeightSummary" });
+export type WeightSummary = z.infer<typeof WeightSummary>;
+
+export const MeasurementsLatest = z.object({
+  measurementsLatest: z.array(LatestMeasurement),
+  shoulderToWaist: z.number().nullable(),
+});
+
+export const bodyMetricsBus = {
+  weightSummary: defineEndpoint({
+    subject: "body-metrics.weight-summary.get",
+    service: "body-metrics",
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: WeightSummary.nullable(),
+  }),
+  targets: defineEndpoint({
+    subject: "body-metrics.targets.get",
+    service: "body-metrics",
+    request: z.object({ accountId }),
+    reply: Targets.nullable(),
+  }),
+  measurementsLatest: defineEndpoint({
+    subject: "body-metrics.measurements-latest.get",
+    service: "body-metrics",
+    request: z.object({ accountId }),
+    reply: MeasurementsLatest,
+  }),
+};
+
+export const bodyMetricsEvents = {
+  weightLogged: defineEvent({
+    subject: "body-metrics.weight.logged",
+    stream: "BODY_METRICS",
+    data: z.object({ accountId, readingId: Uuid, ts: TimestampMs, weightKg: z.number() }),
+  }),
+  targetsUpdated: defineEvent({
+    subject: "body-metrics.targets.updated",
+    stream: "BODY_METRICS",
+    data: z.object({ accountId, targets: Targets.nullable() }),
+  }),
+};

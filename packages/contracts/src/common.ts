@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+export const Ack = z
+  .object({ ok: z.literal(true) })
+  .meta({ id: "Ack", description: "Acknowledgement of a write. Always `{\"ok\": true}`." });
+
+/** A write that creates something also names it, so the caller can edit or delete it without a list call. */
+export const CreatedAck = z
+  .object({ ok: z.literal(true), id: z.uuid() })
+  .meta({ id: "CreatedAck", description: "Acknowledgement of a create, with the new resource's id." });
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar day: `2026-02-30` and `today` are refused, not rolled over. */
+export const isCalendarDate = (value: string): boolean => {
+  const match = DAY.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+
+export const CalendarDate = z
+  .string()
+  .refine(isCalendarDate, { error: "must be a calendar day in the form YYYY-MM-DD" })
+  .meta({ description: "Calendar day, YYYY-MM-DD (UTC unless stated).", example: "2026-11-22" });
+
+/** The UTC calendar day of a Unix-millisecond instant. */
+export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** Unix milliseconds; bounded to years 1970..2100 so a seconds value or garbage is caught. */
+export const TimestampMs = z
+  .number({ error: "must be a number of Unix milliseconds" })
+  .int({ error: "must be an integer of Unix milliseconds" })
+  .min(0)
+  .max(4_102_444_800_000)
+  .meta({ description: "Unix time in milliseconds." });
+
+export const Uuid = z.uuid({ error: "must be a UUID" });
+
+export const IdParams = z.object({ id: Uuid.meta({ description: "Resource identifier (UUID)." }) });
+
+/** Query strings arrive as text; coerce and keep the same bounds. */
+export const queryMs = TimestampMs.or(z.string().regex(/^\d+$/).transform(Number).pipe(TimestampMs));
+
+export const PageLimit = z.coerce
+  .number({ error: "limit must be a number" })
+  .int({ error: "limit must be an integer" })
+  .min(1, { error: "limit must be between 1 and 200" })
+  .max(200, { error: "limit must be between 1 and 200" })
+  .default(50)
+  .meta({ description: "Page size, 1 to 200 (default 50)." });
+
+export const Cursor = z.string().max(200).meta({ description: "Opaque cursor from the previous page's nextCursor." });
+
+export const page = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      items: z.array(item),
+      nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next page; null on the last." }),
+    })
+    .meta({ id });
+
+/**
+ * Notes and other free text: trimmed, truncated (not refused) at `max`, empty stored as null (decisions.md).
+ */
+export const truncatedText = (max: number) =>
+  z
+    .string({ error: `must be a string of at most ${max} characters` })
+    .transform((s) => s.trim().slice(0, max))
+    .transform((s) => (s === "" ? null : s));
+
+export const accountId = z.uuid();
+
+export const ack = { ok: true } as const;
+export const created = (id: string) => ({ ok: true, id }) as const;

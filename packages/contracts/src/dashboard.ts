@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { LatestMeasurement, Targets, WeightSummary } from "./body-metrics.ts";
+import { CalendarDate } from "./common.ts";
+import { DailyTotal } from "./nutrition.ts";
+
+export const DashboardQuery = z.object({
+  date: CalendarDate.optional().meta({ description: "Day to report nutrition for; default the server's current UTC date." }),
+});
+
+export const Dashboard = z
+  .object({
+    weight: WeightSummary.nullable(),
+    targets: Targets.nullable(),
+    measurementsLatest: z.array(LatestMeasurement),
+    shoulderToWaist: z.number().nullable().meta({ description: "Latest shoulders ÷ latest waist, 3 decimals." }),
+    nutritionToday: DailyTotal.nullable(),
+  })
+  .meta({ id: "Dashboard", description: "Home-screen snapshot. Every field is present; null when nothing is logged." });
+export type Dashboard = z.infer<typeof Dashboard>;

@@ -1,0 +1,8 @@
+import { bodyMetricsEvents } from "./body-metrics.ts";
+import { nutritionEvents } from "./nutrition.ts";
+
+/**
+ * Every event of the platform. Streams are declared from this whole list, so whichever service starts first
+ * creates each stream with all of its subjects, and no service narrows a stream another one publishes to.
+ */
+export const allEvents = [...Object.values(bodyMetricsEvents), ...Object.values(nutritionEvents)];

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { defineEndpoint, defineEvent } from "./bus.ts";
+import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
+
+export const Adherence = z.enum(["under", "on", "over"]);
+
+export const DailyTotal = z
+  .object({
+    userEmail: z.string().meta({ description: "Email of the owning account." }),
+    date: CalendarDate,
+    kcal: z.number().meta({ description: "Total calories logged that day." }),
+    proteinG: z.number().meta({ description: "Total protein in grams that day." }),
+    hitProtein: z.boolean().meta({ description: "proteinG >= the protein target; false without a target." }),
+    adherence: Adherence.nullable().meta({
+      description: "under < 90 % of the kcal target <= on <= 110 % < over; null without a kcal target.",
+    }),
+  })
+  .meta({ id: "DailyTotal" });
+export type DailyTotal = z.infer<typeof DailyTotal>;
+
+export const DailyTotalList = z
+  .array(DailyTotal)
+  .meta({ id: "DailyTotalList", description: "At most 60 of the caller's most recent daily totals, newest first." });
+
+export type Meal = z.infer<typeof Meal>;
+export const Meal = z.enum(["breakfast", "lunch", "dinner", "snack"], {
+  error: "meal must be one of breakfast, lunch, dinner, snack",
+});
+
+const bounded = (field: string, max: number, unit: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .min(0, { error: `${field} must be between 0 and ${max} ${unit}` })
+    .max(max, { error: `${field} must be between 0 and ${max} ${unit}` });
+
+const ItemFields = {
+  date: CalendarDate,
+  name: z
+    .string({ error: "name must be a string" })
+    .trim()
+    .min(1, { error: "name must be 1 to 200 characters" })
+    .max(200, { error: "name must be 1 to 200 characters" }),
+  kcal: bounded("kcal", 10_000, "kcal"),
+  proteinG: bounded("proteinG", 1000, "g"),
+  carbsG: bounded("carbsG", 2000, "g").nullable().optional(),
+  fatG: bounded("fatG", 1000, "g").nullable().optional(),
+  quantity: z
+    .number({ error: "quantity must be a number" })
+    .positive({ error: "quantity must be greater than 0" })
+    .max(100_000, { error: "quantity must be at most 100000" })
+    .nullable()
+    .optional(),
+  unit: z.string().trim().min(1).max(30, { error: "unit must be at most 30 characters" }).nullable().optional(),
+  meal: Meal.nullable().optional(),
+  note: truncatedText(500).nullable().optional(),
+};
+
+export const FoodItemCreate = z.object(ItemFields).meta({ id: "FoodItemCreate" });
+export const FoodItemPatch = z
+  .object(ItemFields)
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, { error: "at least one field must be given" })
+  .meta({ id: "FoodItemPatch", description: "Only the fields sent change; null clears an optional field." });
+
+export const FoodItem = z
+  .object({
+    id: Uuid,
+    date: CalendarDate,
+    name: z.string(),
+    kcal: z.number(),
+    proteinG: z.number(),
+    carbsG: z.number().nullable(),
+    fatG: z.number().nullable(),
+    quantity: z.number().nullable(),
+    unit: z.string().nullable(),
+    meal: Meal.nullable(),
+    note: z.string().nullable(),
+    createdAt: TimestampMs,
+    updatedAt: TimestampMs,
+  })
+  .meta({ id: "FoodItem" });
+
+export const FoodItemList = z.array(FoodItem).meta({ id: "FoodItemList" });
+export const FoodItemsQuery = z.object({ date: CalendarDate });
+
+/** What a consumer needs to recompute a day: which account, which day(s). */
+const ItemChanged = z.object({
+  accountId,
+  itemId: Uuid,
+  date: CalendarDate,
+  previousDate: CalendarDate.nullable().optional(),
+});
+
+export const nutritionEvents = {
+  itemLogged: defineEvent({ subject: "nutrition.item.logged", stream: "NUTRITION", data: ItemChanged }),
+  itemUpdated: defineEvent({ subject: "nutrition.item.updated", stream: "NUTRITION", data: ItemChanged }),
+  itemDeleted: defineEvent({ subject: "nutrition.item.deleted", stream: "NUTRITION", data: ItemChanged }),
+};
+
+export const nutritionBus = {
+  dayTotal: defineEndpoint({
+    subject: "nutrition.day-total.get",
+    service: "nutrition",
+    request: z.object({ accountId, email: z.string(), date: CalendarDate }),
+    reply: DailyTotal.nullable(),
+  }),
+};

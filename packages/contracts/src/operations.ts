@@ -1,0 +1,125 @@
+import type { z } from "zod";
+import { Ack, CreatedAck, IdParams } from "./common.ts";
+import {
+  MeasurementCreate, MeasurementListQuery, MeasurementPage, Targets, TargetsInput,
+  WeightCreate, WeightEdit, WeightListQuery, WeightPage,
+} from "./body-metrics.ts";
+import { Dashboard, DashboardQuery } from "./dashboard.ts";
+import { DailyTotalList, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery } from "./nutrition.ts";
+import type { Scope } from "./scopes.ts";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * One HTTP operation: where it lives, who may call it, what it takes and returns. Services build their routes
+ * from these, the gateway checks scopes and forwards with them, and /openapi.json is generated from them.
+ */
+export interface Operation {
+  readonly id: string;
+  readonly method: Method;
+  /** Fastify-style path (`/api/weight/:id`). */
+  readonly path: string;
+  /** The service that serves it; the gateway forwards the path's prefix there. */
+  readonly service: "gateway" | "body-metrics" | "nutrition";
+  readonly tag: string;
+  readonly scope: Scope;
+  readonly summary: string;
+  readonly description?: string;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodObject;
+  readonly params?: z.ZodObject;
+  readonly response: z.ZodType;
+  /** HTTP statuses of the error envelope this operation documents beyond the common ones. */
+  readonly errors: readonly number[];
+}
+
+const define = <const O extends Operation>(op: O): O => op;
+
+export const operations = {
+  logWeight: define({
+    id: "logWeight", method: "POST", path: "/api/weight", service: "body-metrics", tag: "Weight", scope: "weight:write",
+    summary: "Log a weigh-in",
+    description: "Records a manual body-weight reading. Returns the new reading's id beside `ok`.",
+    body: WeightCreate, response: CreatedAck, errors: [400, 413, 415],
+  }),
+  listWeights: define({
+    id: "listWeights", method: "GET", path: "/api/weight", service: "body-metrics", tag: "Weight", scope: "weight:read",
+    summary: "List weigh-ins", description: "The caller's readings, newest first, in pages; `from`/`to` bound `ts`.",
+    query: WeightListQuery, response: WeightPage, errors: [400],
+  }),
+  editWeightNote: define({
+    id: "editWeightNote", method: "PATCH", path: "/api/weight/:id", service: "body-metrics", tag: "Weight",
+    scope: "weight:write", summary: "Edit a weigh-in note", description: "Updates or clears (null) the note of a past reading.",
+    params: IdParams, body: WeightEdit, response: Ack, errors: [400, 404, 413, 415],
+  }),
+  deleteWeight: define({
+    id: "deleteWeight", method: "DELETE", path: "/api/weight/:id", service: "body-metrics", tag: "Weight",
+    scope: "weight:write", summary: "Delete a weigh-in", params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  logMeasurement: define({
+    id: "logMeasurement", method: "POST", path: "/api/measurements", service: "body-metrics", tag: "Measurements",
+    scope: "measurements:write", summary: "Log a body measurement", body: MeasurementCreate, response: CreatedAck,
+    errors: [400, 413, 415],
+  }),
+  listMeasurements: define({
+    id: "listMeasurements", method: "GET", path: "/api/measurements", service: "body-metrics", tag: "Measurements",
+    scope: "measurements:read", summary: "List body measurements",
+    description: "Newest first, in pages; filter by `site` and by `from`/`to` on `ts`.",
+    query: MeasurementListQuery, response: MeasurementPage, errors: [400],
+  }),
+  deleteMeasurement: define({
+    id: "deleteMeasurement", method: "DELETE", path: "/api/measurements/:id", service: "body-metrics",
+    tag: "Measurements", scope: "measurements:write", summary: "Delete a body measurement", params: IdParams,
+    response: Ack, errors: [400, 404],
+  }),
+  getTargets: define({
+    id: "getTargets", method: "GET", path: "/api/targets", service: "body-metrics", tag: "Targets",
+    scope: "targets:read", summary: "Get goals", description: "The caller's targets, or null when none are set.",
+    response: Targets.nullable(), errors: [],
+  }),
+  putTargets: define({
+    id: "putTargets", method: "PUT", path: "/api/targets", service: "body-metrics", tag: "Targets",
+    scope: "targets:write", summary: "Set goals", description: "Replaces the caller's targets; omitted fields are cleared.",
+    body: TargetsInput, response: Targets, errors: [400, 413, 415],
+  }),
+  listDailyTotals: define({
+    id: "listDailyTotals", method: "GET", path: "/api/nutrition", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:read", summary: "List daily totals",
+    description: "At most 60 of the caller's most recent daily roll-ups, newest first. `hitProtein` and `adherence` " +
+      "use the caller's current targets. A day whose items were all deleted disappears.",
+    response: DailyTotalList, errors: [],
+  }),
+  logFoodItem: define({
+    id: "logFoodItem", method: "POST", path: "/api/nutrition/items", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Log a food item",
+    description: "Logs one food item on a day; the day's total includes it as soon as this returns.",
+    body: FoodItemCreate, response: FoodItem, errors: [400, 413, 415],
+  }),
+  listFoodItems: define({
+    id: "listFoodItems", method: "GET", path: "/api/nutrition/items", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:read", summary: "A day's food items", description: "Oldest first, as they were logged.",
+    query: FoodItemsQuery, response: FoodItemList, errors: [400],
+  }),
+  editFoodItem: define({
+    id: "editFoodItem", method: "PATCH", path: "/api/nutrition/items/:id", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Correct a food item",
+    description: "Changes only the fields sent; moving it to another `date` updates both days' totals.",
+    params: IdParams, body: FoodItemPatch, response: FoodItem, errors: [400, 404, 413, 415],
+  }),
+  deleteFoodItem: define({
+    id: "deleteFoodItem", method: "DELETE", path: "/api/nutrition/items/:id", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Delete a food item",
+    description: "Removes the item and recomputes the day's totals.", params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  getDashboard: define({
+    id: "getDashboard", method: "GET", path: "/api/dashboard", service: "gateway", tag: "Dashboard",
+    scope: "dashboard:read", summary: "Home-screen snapshot",
+    description: "Weight summary, targets, latest measurements, shoulder-to-waist ratio and the day's nutrition. " +
+      "503 when a service does not answer in time (no partial snapshot: a blank tile would read as 'nothing logged').",
+    query: DashboardQuery, response: Dashboard, errors: [400, 503],
+  }),
+} satisfies Record<string, Operation>;
+
+export const operationList: readonly Operation[] = Object.values(operations);
+
+export const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, "{$1}");

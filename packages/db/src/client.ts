@@ -1,0 +1,16 @@
+// The slice of a generated Prisma client that @fit/db uses, typed structurally so this package never
+// imports a service's generated client.
+
+export interface RawSqlClient {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
+}
+
+export interface TransactionalClient extends RawSqlClient {
+  $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
+}
+
+/** Readiness probe: resolves when the database answers `SELECT 1`. */
+export async function ping(client: RawSqlClient): Promise<void> {
+  await client.$queryRawUnsafe("SELECT 1");
+}

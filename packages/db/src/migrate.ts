@@ -1,0 +1,26 @@
+// Applies a service's committed migrations, as `prisma migrate deploy` would, through the WASM engine.
+import { readFile } from "node:fs/promises";
+import { noFilters, withEngine } from "./engine.ts";
+import { readMigrations } from "./migrations-dir.ts";
+import { internalsOf, type Database } from "./open.ts";
+
+export interface ServicePrisma {
+  /** The service's prisma/schema.prisma (the engine wants its datasource block). */
+  schemaPath: string;
+  /** The service's prisma/migrations folder. */
+  migrationsDir: string;
+}
+
+/**
+ * Applies the migrations not yet recorded in `_prisma_migrations`, oldest first; returns their names.
+ * Replicas starting together queue on a lock, and the later ones find nothing left to apply.
+ */
+export async function migrate(db: Database, service: ServicePrisma): Promise<{ applied: string[] }> {
+  const schema = { path: service.schemaPath, content: await readFile(service.schemaPath, "utf8") };
+  const migrationsList = await readMigrations(service.migrationsDir);
+  if (migrationsList.migrationDirectories.length === 0) return { applied: [] };
+  return internalsOf(db).migrationSession(async (factory) => {
+    const out = await withEngine(factory, schema, (engine) => engine.applyMigrations({ migrationsList, filters: noFilters }));
+    return { applied: out.appliedMigrationNames };
+  });
+}

@@ -1,0 +1,123 @@
+// Opens the service's database: PostgreSQL when a URL is given, else PGlite (PostgreSQL in WASM) on disk.
+// Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { scriptSafeFactory } from "./migration-adapter.ts";
+
+export interface DatabaseConfig {
+  /** PostgreSQL connection string; unset means PGlite in `dataDir`. */
+  url?: string;
+  /** PostgreSQL schema owning the service's tables (created if missing). PGlite ignores it: one folder per service. */
+  schema: string;
+  /** PGlite data folder, or "memory://" for a throwaway in-memory database. */
+  dataDir: string;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+  /** Called when an idle pooled connection dies; the pool has already dropped it. */
+  onPoolError?: (error: Error) => void;
+}
+
+export interface Database {
+  kind: "postgres" | "pglite";
+  /** Pass as `new PrismaClient({ adapter: db.adapter })`. */
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+/** What migrate() needs beyond the public surface. */
+export interface DatabaseInternals {
+  /**
+   * Runs `fn` with an adapter factory for the schema engine while no other migrate() of the same schema
+   * runs (in any process, for PostgreSQL).
+   */
+  migrationSession<T>(fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
+}
+
+const internals = new WeakMap<Database, DatabaseInternals>();
+
+export function internalsOf(db: Database): DatabaseInternals {
+  const found = internals.get(db);
+  if (!found) throw new Error("not a Database from openDatabase()");
+  return found;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  return config.url ? openPostgres(config.url, config) : openPGlite(config.dataDir);
+}
+
+async function openPostgres(url: string, config: DatabaseConfig): Promise<Database> {
+  const schema = config.schema;
+  // It goes into a startup option unquoted, so only plain identifiers are allowed.
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`schema "${schema}" must match [a-z_][a-z0-9_]*`);
+  // search_path puts raw SQL and migrations in the schema; PrismaPg's { schema } qualifies the client's own
+  // queries. Either alone leaves tables in public. allowExitOnIdle lets one-shot scripts exit promptly.
+  // application_name names the service's sessions in pg_stat_activity.
+  const connection = { connectionString: url, options: `-c search_path=${schema}`, application_name: schema };
+  const pool = new pg.Pool({ ...connection, max: config.poolSize ?? 10, allowExitOnIdle: true });
+  pool.on("error", (error) => config.onPoolError?.(error));
+  try {
+    await ensureSchema(pool, schema);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db: Database = { kind: "postgres", adapter: new PrismaPg(pool, { schema }), close: () => pool.end() };
+  internals.set(db, { migrationSession: (fn) => postgresMigrationSession(connection, schema, fn) });
+  return db;
+}
+
+/**
+ * Migrations get connections of their own, closed afterwards, because the engine takes the global advisory
+ * lock 72707369 and never releases it: on the shared pool that lock would stay with an idle connection and
+ * stall every other service migrating in the same database. Before the engine starts, a lock keyed on the
+ * schema makes replicas of one service wait for each other (no timeout, unlike the engine's 10 s).
+ */
+async function postgresMigrationSession<T>(
+  connection: pg.PoolConfig,
+  schema: string,
+  fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>,
+): Promise<T> {
+  // Two connections: PrismaPg takes a pooled client for a transaction while the engine may still query.
+  // No idle timeout, so the locks live exactly as long as this pool.
+  const pool = new pg.Pool({ ...connection, application_name: `${schema}:migrate`, max: 2, idleTimeoutMillis: 0 });
+  pool.on("error", () => {}); // a dead connection fails the engine's next query, which reports it
+  try {
+    await pool.query("SELECT pg_advisory_lock(hashtext($1))", [`fit-db-migrate:${schema}`]);
+    return await fn(scriptSafeFactory(new PrismaPg(pool, { schema }), (script) => pool.query(script)));
+  } finally {
+    await pool.end(); // closing the sessions releases both advisory locks
+  }
+}
+
+async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
+  // Look first: CREATE SCHEMA IF NOT EXISTS still needs the CREATE right, which a service role may lack.
+  const found = await pool.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+  if (found.rowCount) return;
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`).catch((error: { code?: string }) => {
+    // Two replicas creating it at once: the loser gets a unique violation on pg_namespace.
+    if (error.code !== "23505") throw error;
+  });
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const pglite = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+  const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
+  // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
+  const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
+  let queue: Promise<unknown> = Promise.resolve();
+  internals.set(db, {
+    migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
+      const run = queue.then(() => fn(factory));
+      queue = run.catch(() => {});
+      return run;
+    },
+  });
+  return db;
+}

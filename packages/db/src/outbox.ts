@@ -1,0 +1,86 @@
+// The transactional outbox reader every service shares. A service inserts OutboxEvent rows in the same
+// transaction as its change; a relay calls claimBatch() to hand them to the bus and mark them sent.
+// SQL is raw (not the generated model API) so this package works with any service's client.
+import type { RawSqlClient, TransactionalClient } from "./client.ts";
+
+export interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+}
+
+export interface OutboxSource {
+  /** In one transaction: claim up to `limit` unsent rows oldest first with FOR UPDATE SKIP LOCKED, call send(rows);
+   *  if send resolves, mark them sent (sent_at = now()); if it throws, increment attempts and rethrow. Returns rows claimed. */
+  claimBatch(limit: number, send: (rows: OutboxRow[]) => Promise<void>): Promise<number>;
+  /** Count of unsent rows (for tests and readiness/metrics). */
+  pending(): Promise<number>;
+  /** Deletes sent rows older than `olderThanMs`. */
+  prune(olderThanMs: number): Promise<number>;
+}
+
+export interface OutboxOptions {
+  /**
+   * Longest a claim transaction (including send) may stay open, in ms (default 30 000; Prisma's own default,
+   * 5 000, is short for a publish that waits for acknowledgements). Past it Prisma rolls back and the rows
+   * are claimed again later, which the consumers' idempotence makes harmless.
+   */
+  transactionTimeoutMs?: number;
+  /** Longest to wait for a transaction to start, in ms (default 10 000). */
+  maxWaitMs?: number;
+}
+
+// Prisma keeps DateTime columns as timestamp without time zone holding UTC; now() alone would store the
+// session's local time wherever TimeZone is not UTC.
+const utcNow = "(now() AT TIME ZONE 'UTC')";
+
+// created_at then id: a stable order, so a retried batch goes out in the order it first did.
+const claimSql = `SELECT id::text AS id, subject, payload FROM outbox_event
+  WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
+
+export function createOutboxSource(client: TransactionalClient, options: OutboxOptions = {}): OutboxSource {
+  const txOptions = { timeout: options.transactionTimeoutMs ?? 30_000, maxWait: options.maxWaitMs ?? 10_000 };
+  return {
+    async claimBatch(limit, send) {
+      if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+      // A failed send must still commit the attempts count, so the error leaves the transaction as a value.
+      const outcome = await client.$transaction(async (tx) => {
+        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(claimSql, limit);
+        if (rows.length === 0) return { claimed: 0 };
+        const ids = rows.map((row) => row.id);
+        try {
+          await send(rows);
+        } catch (error) {
+          await tx.$executeRawUnsafe(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id IN (${uuidList(ids)})`, ...ids);
+          return { claimed: rows.length, error };
+        }
+        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = ${utcNow} WHERE id IN (${uuidList(ids)})`, ...ids);
+        return { claimed: rows.length };
+      }, txOptions);
+      if ("error" in outcome) throw outcome.error;
+      return outcome.claimed;
+    },
+
+    async pending() {
+      return count(client, "SELECT count(*)::int AS n FROM outbox_event WHERE sent_at IS NULL");
+    },
+
+    async prune(olderThanMs) {
+      if (!(olderThanMs >= 0)) throw new RangeError(`olderThanMs must be >= 0, got ${olderThanMs}`);
+      // The database's clock on both sides of the comparison, as sent_at was set from it.
+      return client.$executeRawUnsafe(
+        `DELETE FROM outbox_event WHERE sent_at < ${utcNow} - make_interval(secs => $1::float8 / 1000)`,
+        olderThanMs,
+      );
+    },
+  };
+}
+
+function uuidList(ids: string[]): string {
+  return ids.map((_, i) => `$${i + 1}::uuid`).join(", ");
+}
+
+async function count(client: RawSqlClient, sql: string): Promise<number> {
+  const rows = await client.$queryRawUnsafe<{ n: number }[]>(sql);
+  return Number(rows[0]?.n ?? 0);
+}

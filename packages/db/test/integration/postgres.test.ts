@@ -1,0 +1,121 @@
+// Against a real PostgreSQL, in a schema made for this run: the server @fit/testing's global setup found,
+// else TEST_DATABASE_URL, else 127.0.0.1:5432/test.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createOutboxSource, migrate, openDatabase, ping, type Database } from "../../src/index.ts";
+import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
+
+const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const schema = `fit_db_test_${randomUUID().slice(0, 8)}`;
+const opened: Database[] = [];
+const admin = new pg.Client({ connectionString: url });
+
+async function open(poolSize?: number): Promise<Database> {
+  const db = await openDatabase({ url, schema, dataDir: "unused", poolSize });
+  opened.push(db);
+  return db;
+}
+
+beforeAll(async () => {
+  await admin.connect();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((db) => db.close()));
+  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.end();
+});
+
+describe("migrate on PostgreSQL", () => {
+  it("creates the service's schema and puts every table there, not in public", async () => {
+    const db = await open();
+    expect((await migrate(db, fixture)).applied).toHaveLength(1);
+    const tables = await admin.query<{ table_schema: string; table_name: string }>(
+      "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name IN ('note', 'outbox_event', '_prisma_migrations') ORDER BY table_schema, table_name",
+    );
+    const mine = tables.rows.filter((r) => r.table_schema === schema).map((r) => r.table_name);
+    expect(mine).toEqual(["_prisma_migrations", "note", "outbox_event"]);
+    expect(tables.rows.filter((r) => r.table_schema === "public")).toEqual([]);
+  });
+
+  it("applies each migration once when several replicas start at once", async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    const replicas = await Promise.all([open(2), open(2), open(2), open(2)]);
+    const results = await Promise.all(replicas.map((db) => migrate(db, fixture)));
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 0, 1]);
+    const rows = await admin.query(`SELECT migration_name FROM "${schema}"._prisma_migrations`);
+    expect(rows.rowCount).toBe(1);
+  });
+
+  // The engine takes pg_advisory_lock(72707369) and never releases it; on a shared pool that would stall
+  // the next service migrating in this database.
+  it("leaves no advisory lock behind once migrate returns", async () => {
+    const db = await open();
+    await migrate(db, fixture);
+    // Sessions are named after the schema (application_name), unique to this run.
+    const held = await admin.query(
+      `SELECT l.objid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND a.application_name LIKE $1`,
+      [`${schema}%`],
+    );
+    expect(held.rows).toEqual([]);
+  });
+});
+
+describe("outbox on PostgreSQL", () => {
+  let client: ReturnType<typeof clientFor>;
+  beforeAll(async () => {
+    const db = await open();
+    await migrate(db, fixture);
+    client = clientFor(db);
+  });
+  afterAll(async () => {
+    await client?.$disconnect();
+  });
+
+  it("claims a row only once across two concurrent claimers", async () => {
+    await client.outboxEvent.deleteMany();
+    const t = Date.now();
+    await client.outboxEvent.createMany({ data: Array.from({ length: 30 }, (_, i) => outboxEvent(`e${i}`, new Date(t + i))) });
+    const other = clientFor(await open());
+    const sent: string[] = [];
+    let overlapping = 0;
+    let inSend = 0;
+    const claimer = async (outbox: ReturnType<typeof createOutboxSource>) => {
+      while ((await outbox.claimBatch(4, async (rows) => {
+        inSend++;
+        overlapping = Math.max(overlapping, inSend);
+        await sleep(30);
+        sent.push(...rows.map((r) => r.subject));
+        inSend--;
+      })) > 0);
+    };
+    await Promise.all([claimer(createOutboxSource(client)), claimer(createOutboxSource(other))]);
+    await other.$disconnect();
+    expect(overlapping).toBe(2); // both claimers really held rows at the same time
+    expect(sent).toHaveLength(30);
+    expect(new Set(sent).size).toBe(30);
+    expect(await createOutboxSource(client).pending()).toBe(0);
+  });
+
+  it("marks nothing sent when send throws", async () => {
+    await client.outboxEvent.deleteMany();
+    await client.outboxEvent.create({ data: outboxEvent("x") });
+    const outbox = createOutboxSource(client);
+    await expect(outbox.claimBatch(10, () => Promise.reject(new Error("nats down")))).rejects.toThrow("nats down");
+    expect(await outbox.pending()).toBe(1);
+    expect((await client.outboxEvent.findFirstOrThrow()).attempts).toBe(1);
+  });
+
+  // Unlike PGlite, PostgreSQL gives the open claim its own pooled connection.
+  it("lets other queries of the same client run while a claim's send is in progress", async () => {
+    await client.outboxEvent.create({ data: outboxEvent("slow") });
+    const order: string[] = [];
+    await createOutboxSource(client).claimBatch(10, async () => {
+      await client.note.create({ data: { text: "during send" } });
+      await ping(client);
+      order.push("queried during send");
+    });
+    expect(order).toEqual(["queried during send"]);
+  });
+});

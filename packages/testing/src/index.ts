@@ -1,0 +1,2 @@
+export * from "./infrastructure.ts";
+export * from "./databases.ts";

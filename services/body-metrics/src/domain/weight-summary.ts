@@ -1,0 +1,41 @@
+import type { WeightSummary } from "@fit/contracts";
+
+export interface Reading {
+  ts: number;
+  weightKg: number;
+  bodyFatPct: number | null;
+  note: string | null;
+}
+
+export const DAY_MS = 86_400_000;
+export const WEEK_MS = 7 * DAY_MS;
+export const TREND_MS = 90 * DAY_MS;
+
+/** The end (exclusive) of a UTC calendar day: readings of that day count as "up to" it. */
+export const endOfDay = (date: string): number => Date.parse(`${date}T00:00:00.000Z`) + DAY_MS;
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/**
+ * decisions.md: latest values come from the newest reading, the weekly average is the mean of the readings in
+ * the 7 days ending at the newest one, and the trend is the readings of the 90 days before the day's end,
+ * oldest first. `readings` are those of the window [min(newest - 7 d, dayEnd - 90 d), dayEnd), any order.
+ */
+export const summarizeWeights = (readings: readonly Reading[], dayEnd: number): WeightSummary | null => {
+  if (readings.length === 0) return null;
+  const ascending = [...readings].sort((a, b) => a.ts - b.ts);
+  const newest = ascending.at(-1)!;
+  const week = ascending.filter((r) => r.ts > newest.ts - WEEK_MS);
+  const weeklyAvgKg = week.reduce((sum, r) => sum + r.weightKg, 0) / week.length;
+  return {
+    latestKg: newest.weightKg,
+    weeklyAvgKg: round(weeklyAvgKg, 2),
+    bodyFatPct: newest.bodyFatPct,
+    note: newest.note,
+    trend: ascending.filter((r) => r.ts >= dayEnd - TREND_MS).map((r) => ({ ts: r.ts, kg: r.weightKg })),
+  };
+};
+
+/** The earliest reading time the summary needs, given the newest reading before the day's end. */
+export const summaryWindowStart = (newestTs: number, dayEnd: number): number =>
+  Math.min(newestTs - WEEK_MS, dayEnd - TREND_MS);

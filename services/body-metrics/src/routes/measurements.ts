@@ -1,0 +1,24 @@
+import { randomUUID } from "node:crypto";
+import { ack, AppError, created, operations } from "@fit/contracts";
+import { decodeCursor, serveOperation, toPage, type HttpApp } from "@fit/service-kit";
+import type { RouteDeps } from "./deps.ts";
+
+export const measurementRoutes = (app: HttpApp, { store }: RouteDeps) => {
+  serveOperation(app, operations.logMeasurement, async ({ body, caller }) => {
+    const id = randomUUID();
+    await store.addMeasurement({ id, accountId: caller.accountId, site: body.site, valueCm: body.valueCm, ts: body.ts ?? Date.now() });
+    return created(id);
+  });
+
+  serveOperation(app, operations.listMeasurements, async ({ query, caller }) => {
+    const rows = await store.listMeasurements(caller.accountId, query.site, { ...query, after: decodeCursor(query.cursor) });
+    return toPage(rows, query.limit, (m) => ({ at: m.ts, id: m.id }));
+  });
+
+  serveOperation(app, operations.deleteMeasurement, async ({ params, caller }) => {
+    if (!(await store.deleteMeasurement(caller.accountId, params.id))) {
+      throw new AppError("not_found", "measurement not found");
+    }
+    return ack;
+  });
+};

@@ -1,0 +1,146 @@
+import { bodyMetricsEvents, outboxRow, type MeasurementSite } from "@fit/contracts";
+import { createOutboxSource, ping, type Database } from "@fit/db";
+import { PrismaClient } from "./generated/client.ts";
+import { keysetWhere, newestFirst, type RangePage } from "./keyset.ts";
+import type { TargetValues } from "../domain/targets.ts";
+
+export interface NewReading {
+  id: string;
+  accountId: string;
+  ts: number;
+  weightKg: number;
+  bodyFatPct: number | null;
+  note: string | null;
+  source: "manual" | "scale";
+}
+
+export interface NewMeasurement {
+  id: string;
+  accountId: string;
+  site: string;
+  valueCm: number;
+  ts: number;
+}
+
+const readingView = (r: { id: string; ts: Date; weightKg: number; bodyFatPct: number | null; note: string | null; source: string; createdAt: Date }) => ({
+  id: r.id,
+  ts: r.ts.getTime(),
+  weightKg: r.weightKg,
+  bodyFatPct: r.bodyFatPct,
+  note: r.note,
+  source: r.source as "manual" | "scale",
+  createdAt: r.createdAt.getTime(),
+});
+
+const targetsView = (t: { id: number; goalWeightKg: number | null; startWeightKg: number | null; targetDate: Date | null; startDate: Date | null; dailyKcalTarget: number | null; proteinTargetG: number | null }) => ({
+  id: t.id,
+  goalWeightKg: t.goalWeightKg,
+  startWeightKg: t.startWeightKg,
+  targetDate: t.targetDate?.getTime() ?? null,
+  startDate: t.startDate?.getTime() ?? null,
+  dailyKcalTarget: t.dailyKcalTarget,
+  proteinTargetG: t.proteinTargetG,
+});
+
+const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+/** The only place that talks to the database. Every query is scoped by account. */
+export const createStore = (db: Database) => {
+  const prisma = new PrismaClient({ adapter: db.adapter });
+
+  return {
+    outbox: createOutboxSource(prisma),
+    ping: () => ping(prisma),
+    close: () => prisma.$disconnect(),
+
+    async addReading(reading: NewReading) {
+      await prisma.$transaction([
+        prisma.weightReading.create({ data: { ...reading, ts: new Date(reading.ts) } }),
+        prisma.outboxEvent.create({
+          data: outboxRow(bodyMetricsEvents.weightLogged, {
+            accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
+          }),
+        }),
+      ]);
+    },
+
+    async setReadingNote(accountId: string, id: string, note: string | null): Promise<boolean> {
+      const { count } = await prisma.weightReading.updateMany({ where: { id, accountId }, data: { note } });
+      return count > 0;
+    },
+
+    async deleteReading(accountId: string, id: string): Promise<boolean> {
+      const { count } = await prisma.weightReading.deleteMany({ where: { id, accountId } });
+      return count > 0;
+    },
+
+    async listReadings(accountId: string, range: RangePage) {
+      const rows = await prisma.weightReading.findMany({
+        where: { accountId, AND: keysetWhere(range) },
+        orderBy: newestFirst,
+        take: range.limit + 1,
+      });
+      return rows.map(readingView);
+    },
+
+    /** The newest reading before `end`, and every reading from `start` to `end`: what a summary needs. */
+    async newestReadingBefore(accountId: string, end: number) {
+      const row = await prisma.weightReading.findFirst({
+        where: { accountId, ts: { lt: new Date(end) } },
+        orderBy: newestFirst,
+      });
+      return row ? readingView(row) : null;
+    },
+
+    async readingsBetween(accountId: string, start: number, end: number) {
+      const rows = await prisma.weightReading.findMany({
+        where: { accountId, ts: { gte: new Date(start), lt: new Date(end) } },
+        orderBy: newestFirst,
+      });
+      return rows.map(readingView);
+    },
+
+    async addMeasurement(m: NewMeasurement) {
+      await prisma.measurement.create({ data: { ...m, ts: new Date(m.ts) } });
+    },
+
+    async deleteMeasurement(accountId: string, id: string): Promise<boolean> {
+      const { count } = await prisma.measurement.deleteMany({ where: { id, accountId } });
+      return count > 0;
+    },
+
+    async listMeasurements(accountId: string, site: string | undefined, range: RangePage) {
+      const rows = await prisma.measurement.findMany({
+        where: { accountId, ...(site ? { site } : {}), AND: keysetWhere(range) },
+        orderBy: newestFirst,
+        take: range.limit + 1,
+      });
+      return rows.map((m) => ({ id: m.id, site: m.site as MeasurementSite, valueCm: m.valueCm, ts: m.ts.getTime(), createdAt: m.createdAt.getTime() }));
+    },
+
+    /** One row per site, its newest value: DISTINCT ON walks the (account, site, ts) index, not the history. */
+    async latestMeasurements(accountId: string) {
+      const rows = await prisma.$queryRaw<{ site: string; value_cm: number; ts: Date }[]>`
+        SELECT DISTINCT ON (site) site, value_cm, ts FROM measurement
+        WHERE account_id = ${accountId}::uuid ORDER BY site, ts DESC, id DESC`;
+      return rows.map((r) => ({ site: r.site as MeasurementSite, valueCm: r.value_cm, ts: r.ts.getTime() }));
+    },
+
+    async getTargets(accountId: string) {
+      const row = await prisma.targets.findUnique({ where: { accountId } });
+      return row ? targetsView(row) : null;
+    },
+
+    async replaceTargets(accountId: string, values: TargetValues) {
+      const data = { ...values, targetDate: orNull(values.targetDate), startDate: orNull(values.startDate) };
+      return prisma.$transaction(async (tx) => {
+        const row = await tx.targets.upsert({ where: { accountId }, create: { accountId, ...data }, update: data });
+        const targets = targetsView(row);
+        await tx.outboxEvent.create({ data: outboxRow(bodyMetricsEvents.targetsUpdated, { accountId, targets }) });
+        return targets;
+      });
+    },
+  };
+};
+
+export type Store = ReturnType<typeof createStore>;

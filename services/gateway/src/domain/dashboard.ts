@@ -1,0 +1,17 @@
+import type { Dashboard, DailyTotal, Targets, WeightSummary } from "@fit/contracts";
+
+export interface DashboardParts {
+  weight: WeightSummary | null;
+  targets: Targets | null;
+  measurements: { measurementsLatest: Dashboard["measurementsLatest"]; shoulderToWaist: number | null };
+  nutrition: DailyTotal | null;
+}
+
+/** The interface's shape, every field present (decisions.md: null or [] when nothing is logged). */
+export const mergeDashboard = ({ weight, targets, measurements, nutrition }: DashboardParts): Dashboard => ({
+  weight,
+  targets,
+  measurementsLatest: measurements.measurementsLatest,
+  shoulderToWaist: measurements.shoulderToWaist,
+  nutritionToday: nutrition,
+});

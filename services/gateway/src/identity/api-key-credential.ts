@@ -1,0 +1,62 @@
+// Resolves `Authorization: Bearer <API key>` to its account, read-only, in one database query.
+//
+// Why not auth.api.verifyApiKey: in database storage mode @better-auth/api-key 1.7.5 writes the key row on
+// every successful verify (lastRequest, then updatedAt: two UPDATEs after its SELECT, even with rate limiting
+// off), and the account's email would cost a fourth query. The gateway rate-limits elsewhere, so usage
+// counters buy nothing. This applies the plugin's own rules to its own row: the same hash (defaultKeyHasher),
+// disabled, expired and used-up keys refused.
+import { defaultKeyHasher } from "@better-auth/api-key";
+import { z } from "zod";
+import { AppError } from "@fit/contracts";
+import type { Caller } from "@fit/service-kit";
+import type { PrismaClient } from "../store/generated/client.ts";
+import { API_KEY_PREFIX } from "./auth.ts";
+
+// The plugin's default generator: the prefix and 64 ASCII letters. Anything else is refused unread.
+const KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z]{64}$`);
+
+/** What the `permissions` column holds for a scoped key (absent for a full-access key). */
+export const KeyPermissions = z.object({ scopes: z.array(z.string()).min(1) });
+
+const unauthenticated = (why: string) => new AppError("unauthenticated", `API key ${why}`);
+
+/** Reads the bearer token out of an Authorization header value, or explains why it is unusable. */
+export function bearerKey(authorization: string): string {
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  if (!match?.[1]) throw new AppError("unauthenticated", "malformed Authorization header: expected Bearer <API key>");
+  if (!KEY_SHAPE.test(match[1])) throw unauthenticated("is malformed");
+  return match[1];
+}
+
+export async function resolveApiKey(prisma: PrismaClient, key: string, now = Date.now()): Promise<Caller> {
+  const row = await prisma.apikey.findUnique({
+    where: { key: await defaultKeyHasher(key) },
+    select: {
+      enabled: true,
+      expiresAt: true,
+      remaining: true,
+      refillAmount: true,
+      permissions: true,
+      user: { select: { id: true, email: true } },
+    },
+  });
+  if (!row) throw unauthenticated("is not valid (unknown or revoked)");
+  if (row.enabled === false) throw unauthenticated("is disabled");
+  if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
+  if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
+  return { accountId: row.user.id, email: row.user.email, scopes: scopesOf(row.permissions) };
+}
+
+function scopesOf(permissions: string | null): string[] | null {
+  if (permissions === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(permissions);
+  } catch {
+    parsed = undefined;
+  }
+  const result = KeyPermissions.safeParse(parsed);
+  // Fail closed: a key whose scopes cannot be read must not fall back to full access.
+  if (!result.success) throw unauthenticated("has unreadable scopes");
+  return result.data.scopes;
+}

@@ -1,0 +1,66 @@
+// Server-side key issuing for operators (the create-key CLI, the admin socket): creates the account when the
+// email is new, then a key for it. The account id is passed to better-auth only here, in code no client
+// reaches (security item 9).
+import { z } from "zod";
+import { AppError, scopes as knownScopes } from "@fit/contracts";
+import type { Auth } from "./auth.ts";
+
+export interface IssueKeyOptions {
+  /** Shown in key lists; 1–32 characters. */
+  name?: string | undefined;
+  /** Omitted: full access. */
+  scopes?: string[] | undefined;
+  /** Omitted: never expires. Otherwise 1 day to 365 days (the plugin's bounds). */
+  expiresInSeconds?: number | undefined;
+}
+
+export interface IssuedKey {
+  accountId: string;
+  email: string;
+  /** The only time the key is visible: only its hash is stored. */
+  key: string;
+  /** Whether this call created the account. */
+  created: boolean;
+}
+
+const Input = z.object({
+  email: z.email().transform((e) => e.toLowerCase()),
+  name: z.string().trim().min(1).max(32).optional(),
+  scopes: z.array(z.enum(knownScopes)).min(1, "give at least one scope, or none for full access").optional(),
+  expiresInSeconds: z.number().int().min(86_400).max(365 * 86_400).optional(),
+});
+
+export async function issueAccountKey(auth: Auth, email: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
+  const parsed = Input.safeParse({ email: email.trim(), ...options });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("validation", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
+  }
+  const input = parsed.data;
+  const { user, created } = await findOrCreateAccount(auth, input.email);
+  const issued = await auth.api.createApiKey({
+    body: {
+      userId: user.id,
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.expiresInSeconds ? { expiresIn: input.expiresInSeconds } : {}),
+      ...(input.scopes ? { permissions: { scopes: [...new Set(input.scopes)] } } : {}),
+    },
+  });
+  return { accountId: user.id, email: user.email, key: issued.key, created };
+}
+
+async function findOrCreateAccount(auth: Auth, email: string) {
+  const { internalAdapter } = await auth.$context;
+  const existing = await internalAdapter.findUserByEmail(email);
+  if (existing) return { user: existing.user, created: false };
+  try {
+    // Not verified: nobody has proven control of the mailbox yet. The first magic-link sign-in does.
+    const user = await internalAdapter.createUser({ email, name: "", emailVerified: false }, { method: "admin" });
+    return { user, created: true };
+  } catch (error) {
+    // Another request created it between the lookup and the insert (the email is unique).
+    const raced = await internalAdapter.findUserByEmail(email);
+    if (raced) return { user: raced.user, created: false };
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+// Delivers magic links: by SMTP when SMTP_URL is set, otherwise onto the console for local use.
+import nodemailer from "nodemailer";
+import type { IdentityLogger } from "./logger.ts";
+
+export interface MagicLinkMessage {
+  email: string;
+  url: string;
+}
+
+export interface MagicLinkMailer {
+  send(message: MagicLinkMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl?: string | undefined;
+  from: string;
+  logger: IdentityLogger;
+  /** Where links go without SMTP (default: process.stdout). */
+  console?: { write(text: string): unknown };
+}
+
+export function createMagicLinkMailer({ smtpUrl, from, logger, console = process.stdout }: MailerOptions): MagicLinkMailer {
+  if (!smtpUrl) {
+    return {
+      async send({ email, url }) {
+        // Without a mail server the link is the only way in, so it is shown where the operator looks: the log
+        // and, plainly, stdout (the quick start copies it from there). Never do this with SMTP configured.
+        logger.info({ email, url }, "magic link (SMTP_URL unset, so not mailed)");
+        console.write(`Sign-in link for ${email}: ${url}\n`);
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send({ email, url }) {
+      await transport.sendMail({
+        from,
+        to: email,
+        subject: "Your sign-in link",
+        text: `Open this link to sign in:\n\n${url}\n\nIt works once and expires soon. If you did not ask for it, ignore this email.`,
+      });
+      logger.info({ email }, "magic link mailed");
+    },
+  };
+}

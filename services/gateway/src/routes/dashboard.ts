@@ -1,0 +1,29 @@
+import { AppError, bodyMetricsBus, nutritionBus, operations, utcDay } from "@fit/contracts";
+import type { Bus } from "@fit/bus";
+import { serveOperation, type HttpApp } from "@fit/service-kit";
+import { mergeDashboard } from "../domain/dashboard.ts";
+
+/**
+ * Fans out to body-metrics and nutrition in parallel. A branch that fails or misses its deadline makes the
+ * whole answer a 503: a partial snapshot would show "nothing logged" where data exists.
+ */
+export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; timeoutMs: number }) => {
+  serveOperation(app, operations.getDashboard, async ({ query, caller }) => {
+    const date = query.date ?? utcDay(Date.now());
+    const { accountId, email } = caller;
+    const ask = <T>(service: string, answer: Promise<T>) =>
+      answer.catch((error: unknown) => {
+        if (error instanceof AppError && ["timeout", "unavailable"].includes(error.code)) {
+          throw new AppError("unavailable", "dashboard unavailable", `${service} did not answer`);
+        }
+        throw error;
+      });
+    const [weight, targets, measurements, nutrition] = await Promise.all([
+      ask("body-metrics", bus.request(bodyMetricsBus.weightSummary, { accountId, date }, { timeoutMs })),
+      ask("body-metrics", bus.request(bodyMetricsBus.targets, { accountId }, { timeoutMs })),
+      ask("body-metrics", bus.request(bodyMetricsBus.measurementsLatest, { accountId }, { timeoutMs })),
+      ask("nutrition", bus.request(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
+    ]);
+    return mergeDashboard({ weight, targets, measurements, nutrition });
+  });
+};

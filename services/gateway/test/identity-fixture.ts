@@ -1,0 +1,83 @@
+// Test helpers for the identity module: a migrated database (in-memory PGlite, or PostgreSQL in a schema of
+// its own), an identity over it whose magic links land in an array, and a counter of SQL round trips.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { migrate, openDatabase, type Database } from "@fit/db";
+import { createIdentity, type Identity, type IdentityOptions } from "../src/identity/identity.ts";
+import type { MagicLinkMessage } from "../src/identity/mailer.ts";
+import { PrismaClient } from "../src/store/generated/client.ts";
+
+const prismaDir = fileURLToPath(new URL("../prisma/", import.meta.url));
+export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
+
+export interface IdentityDb {
+  db: Database;
+  prisma: PrismaClient;
+  /** SQL statements sent since the last reset (queries and commands, inside transactions too). */
+  queries: { count: number; sql: string[]; reset(): void };
+  close(): Promise<void>;
+}
+
+export async function openIdentityDb(options: { url?: string; schema?: string } = {}): Promise<IdentityDb> {
+  const db = await openDatabase({ url: options.url, schema: options.schema ?? "identity", dataDir: "memory://", poolSize: 4 });
+  await migrate(db, { schemaPath: path.join(prismaDir, "schema.prisma"), migrationsDir: path.join(prismaDir, "migrations") });
+  const queries = {
+    count: 0,
+    sql: [] as string[],
+    reset() {
+      queries.count = 0;
+      queries.sql = [];
+    },
+  };
+  const prisma = new PrismaClient({ adapter: counting(db.adapter, queries) });
+  return {
+    db,
+    prisma,
+    queries,
+    async close() {
+      await prisma.$disconnect();
+      await db.close();
+    },
+  };
+}
+
+export function createTestIdentity(prisma: PrismaClient, overrides: Partial<IdentityOptions> = {}) {
+  const mails: MagicLinkMessage[] = [];
+  const identity: Identity = createIdentity({
+    prisma,
+    baseUrl: "http://localhost:3000",
+    secret: TEST_SECRET,
+    trustedOrigins: ["http://localhost:3000"],
+    mailer: { send: async (message) => void mails.push(message) },
+    ...overrides,
+  });
+  return { identity, mails };
+}
+
+// Wraps the adapter so every statement it runs, directly or in a transaction, is counted.
+function counting(inner: SqlMigrationAwareDriverAdapterFactory, counter: { count: number; sql: string[] }): SqlDriverAdapterFactory {
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(obj, prop, receiver) {
+        const value = Reflect.get(obj, prop, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        if (prop === "queryRaw" || prop === "executeRaw") {
+          return (...args: unknown[]) => {
+            counter.count++;
+            counter.sql.push((args[0] as { sql?: string } | undefined)?.sql ?? "");
+            return (value as (...a: unknown[]) => unknown).apply(obj, args);
+          };
+        }
+        if (prop === "startTransaction") {
+          return async (...args: unknown[]) => wrap(await (value as (...a: unknown[]) => Promise<object>).apply(obj, args));
+        }
+        return (value as (...a: unknown[]) => unknown).bind(obj);
+      },
+    });
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => wrap(await inner.connect()) as SqlDriverAdapter,
+  };
+}

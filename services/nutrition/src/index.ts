@@ -1,0 +1,2 @@
+export { buildNutrition, SERVICE as NUTRITION } from "./app.ts";
+export { loadNutritionConfig, nutritionEnv, type NutritionConfig } from "./config.ts";

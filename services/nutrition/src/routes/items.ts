@@ -1,0 +1,29 @@
+import { randomUUID } from "node:crypto";
+import { ack, AppError, operations } from "@fit/contracts";
+import { serveOperation, type HttpApp } from "@fit/service-kit";
+import type { RouteDeps } from "./deps.ts";
+
+const notFound = () => new AppError("not_found", "food item not found");
+
+export const itemRoutes = (app: HttpApp, { store, relay }: RouteDeps) => {
+  serveOperation(app, operations.logFoodItem, async ({ body, caller }) => {
+    const item = await store.addItem({ ...body, id: randomUUID(), accountId: caller.accountId });
+    relay.kick();
+    return item;
+  });
+
+  serveOperation(app, operations.listFoodItems, ({ query, caller }) => store.listItems(caller.accountId, query.date));
+
+  serveOperation(app, operations.editFoodItem, async ({ params, body, caller }) => {
+    const item = await store.updateItem(caller.accountId, params.id, body);
+    if (!item) throw notFound();
+    relay.kick();
+    return item;
+  });
+
+  serveOperation(app, operations.deleteFoodItem, async ({ params, caller }) => {
+    if (!(await store.deleteItem(caller.accountId, params.id))) throw notFound();
+    relay.kick();
+    return ack;
+  });
+};

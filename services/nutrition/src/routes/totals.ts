@@ -1,0 +1,14 @@
+import { operations } from "@fit/contracts";
+import { serveOperation, type HttpApp } from "@fit/service-kit";
+import { MAX_DAILY_TOTALS, mergeTotals, toDailyTotal } from "../domain/daily-total.ts";
+import type { RouteDeps } from "./deps.ts";
+
+export const totalRoutes = (app: HttpApp, { store }: RouteDeps) => {
+  serveOperation(app, operations.listDailyTotals, async ({ caller }) => {
+    const [{ stored, fresh }, targets] = await Promise.all([
+      store.recentTotals(caller.accountId, MAX_DAILY_TOTALS),
+      store.getTargets(caller.accountId),
+    ]);
+    return mergeTotals(stored, fresh, MAX_DAILY_TOTALS).map((day) => toDailyTotal(day, targets, caller.email));
+  });
+};
