@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resolveDataDir } from "@fit/gateway";
 import { loadConfig } from "@fit/service-kit";
 
 export const launcherEnv = z.object({
@@ -11,4 +12,9 @@ export const launcherEnv = z.object({
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
 });
 
-export const loadLauncherConfig = () => ({ config: loadConfig(launcherEnv), env: { ...process.env } });
+/** DATA_DIR is made absolute here (relative to where the command was typed), so every service agrees on it. */
+export const loadLauncherConfig = () => {
+  const parsed = loadConfig(launcherEnv);
+  const config = { ...parsed, DATA_DIR: resolveDataDir(parsed.DATA_DIR) };
+  return { config, env: { ...process.env, DATA_DIR: config.DATA_DIR } };
+};

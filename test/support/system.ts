@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request as httpRequest } from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
-import { buildGateway, gatewayEnv } from "@fit/gateway";
+import { buildGateway, gatewayEnv, requestAccountKey } from "@fit/gateway";
 import { buildNutrition, nutritionEnv } from "@fit/nutrition";
 import { loadConfig } from "@fit/service-kit";
 import { createTestDatabase, uniqueTag } from "@fit/testing";
@@ -18,22 +17,6 @@ const freePort = () =>
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
-  });
-
-/** Asks the running gateway for an account key over its admin socket, as `pnpm create-key` does. */
-const issueKey = (socketPath: string, email: string, scopes?: string[]) =>
-  new Promise<{ accountId: string; email: string; key: string }>((resolve, reject) => {
-    const body = JSON.stringify({ email, ...(scopes ? { scopes } : {}) });
-    const req = httpRequest(
-      { socketPath, path: "/account-keys", method: "POST", headers: { "content-type": "application/json" } },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${res.statusCode} ${text}`))));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
   });
 
 export interface SystemOptions {
@@ -79,7 +62,11 @@ export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: Sys
     services,
     apps: { gateway, bodyMetrics, nutrition },
     /** A new account and a key for it (full access unless scopes are given). */
-    account: (scopes?: string[]) => issueKey(join(dataDir, "gateway-admin.sock"), `${uniqueTag("user")}@example.com`, scopes),
+    account: async (scopes?: string[]) => {
+      const issued = await requestAccountKey(join(dataDir, "gateway-admin.sock"), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});
+      if (!issued) throw new Error("the gateway's admin socket did not answer");
+      return issued;
+    },
     stop: async () => {
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close()]);

@@ -34,6 +34,8 @@ export const createHttpApp = ({ name, logger, readiness }: HttpAppOptions) => {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // JSON only: a text/plain body is how a cross-site form sneaks past CORS (security.md 14), so it is a 415.
+  app.removeContentTypeParser("text/plain");
   installErrorHandling(app);
   app.decorateRequest("caller", null as unknown as Caller);
 

@@ -8,9 +8,7 @@ import { createHttpApp, loggerOptions } from "@fit/service-kit";
 import { authenticate } from "./auth/authenticate.ts";
 import { createOperationIndex } from "./auth/operation-index.ts";
 import type { GatewayConfig } from "./config.ts";
-import { startAdminSocket } from "./identity/admin-socket.ts";
-import { createIdentity } from "./identity/identity.ts";
-import { createMagicLinkMailer } from "./identity/mailer.ts";
+import { createIdentity, createMagicLinkMailer, identityLocations, startAdminSocket } from "./identity/index.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
 import { openApiRoute } from "./routes/openapi.ts";
@@ -28,10 +26,11 @@ export interface BuildOptions {
 
 /** The public edge: sign-in, credentials → internal assertion, scope checks, forwarding, the dashboard. */
 export const buildGateway = async ({ config, bus: sharedBus }: BuildOptions) => {
+  const locations = identityLocations(config.DATA_DIR);
   const db = await openDatabase({
     url: config.DATABASE_URL,
-    schema: "identity",
-    dataDir: join(config.DATA_DIR, SERVICE),
+    schema: locations.schema,
+    dataDir: locations.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
   });
   await migrate(db, { schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") });
@@ -69,7 +68,7 @@ export const buildGateway = async ({ config, bus: sharedBus }: BuildOptions) => 
     await proxyRoutes(api, { upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL } });
   });
 
-  const admin = await startAdminSocket({ path: join(config.DATA_DIR, "gateway-admin.sock"), identity, logger: app.log });
+  const admin = await startAdminSocket({ path: locations.adminSocket, identity, logger: app.log });
   app.addHook("onClose", async () => {
     await admin.close();
     if (!sharedBus) await bus.close();

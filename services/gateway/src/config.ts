@@ -1,19 +1,17 @@
 import { z } from "zod";
 import { baseEnv, loadConfig } from "@fit/service-kit";
+import { identityEnv } from "./identity/config.ts";
 
 const origins = z
   .string()
   .transform((list) => list.split(",").map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.url()));
 
-export const gatewayEnv = baseEnv(3000).extend({
-  /** The address people and clients use; decides cookie names (__Secure- on https) and link URLs. */
-  PUBLIC_URL: z.url().default("http://localhost:3000"),
+export const gatewayEnv = baseEnv(3000).extend(identityEnv.shape).extend({
+  /** Signs session cookies; the gateway alone never invents one (the all-in-one launcher does, see README). */
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** Extra origins allowed to send cookie-authenticated requests and to be magic-link callbacks. */
   TRUSTED_ORIGINS: origins.default([]),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default("Fitness <no-reply@localhost>"),
   BODY_METRICS_URL: z.url().default("http://127.0.0.1:3101"),
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
   /** Per-branch deadline of the dashboard's fan-out. */

@@ -2,7 +2,6 @@
 // its own), an identity over it whose magic links land in an array, and a counter of SQL round trips.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { migrate, openDatabase, type Database } from "@fit/db";
 import { createIdentity, type Identity, type IdentityOptions } from "../src/identity/identity.ts";
 import type { MagicLinkMessage } from "../src/identity/mailer.ts";
@@ -49,14 +48,22 @@ export function createTestIdentity(prisma: PrismaClient, overrides: Partial<Iden
     baseUrl: "http://localhost:3000",
     secret: TEST_SECRET,
     trustedOrigins: ["http://localhost:3000"],
-    mailer: { send: async (message) => void mails.push(message) },
+    mailer: {
+      send: (message) => {
+        mails.push(message);
+        return Promise.resolve();
+      },
+    },
     ...overrides,
   });
   return { identity, mails };
 }
 
+type AdapterFactory = Database["adapter"];
+type Adapter = Awaited<ReturnType<AdapterFactory["connect"]>>;
+
 // Wraps the adapter so every statement it runs, directly or in a transaction, is counted.
-function counting(inner: SqlMigrationAwareDriverAdapterFactory, counter: { count: number; sql: string[] }): SqlDriverAdapterFactory {
+function counting(inner: AdapterFactory, counter: { count: number; sql: string[] }): Pick<AdapterFactory, "provider" | "adapterName" | "connect"> {
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(obj, prop, receiver) {
@@ -78,6 +85,31 @@ function counting(inner: SqlMigrationAwareDriverAdapterFactory, counter: { count
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    connect: async () => wrap(await inner.connect()) as SqlDriverAdapter,
+    connect: async (): Promise<Adapter> => wrap(await inner.connect()),
   };
+}
+
+export const ORIGIN = "http://localhost:3000";
+export type TestIdentity = ReturnType<typeof createTestIdentity>;
+
+/** POSTs a magic-link request as a browser on `origin` would; `url` is the link the mailer received, if any. */
+export async function requestLink(target: TestIdentity, email: string, body: Record<string, string> = { callbackURL: "/" }, origin = ORIGIN) {
+  const sent = target.mails.length;
+  const response = await target.identity.handler(
+    new Request(`${origin}/api/auth/sign-in/magic-link`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ email, ...body }),
+    }),
+  );
+  return { response, url: target.mails.length > sent ? target.mails.at(-1)?.url : undefined };
+}
+
+/** Requests a link and follows it; `cookie` is the session cookie as a browser would send it back. */
+export async function signIn(target: TestIdentity, email: string, origin = ORIGIN) {
+  const { url } = await requestLink(target, email, { callbackURL: "/" }, origin);
+  if (!url) throw new Error("no magic link was sent");
+  const response = await target.identity.handler(new Request(url));
+  const setCookie = response.headers.getSetCookie().find((c) => c.includes("session_token=")) ?? "";
+  return { response, url, setCookie, cookie: setCookie.split(";")[0] ?? "", email };
 }

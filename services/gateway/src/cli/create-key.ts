@@ -69,7 +69,10 @@ async function main(argv: string[]): Promise<void> {
   const socket = identityLocations(config.DATA_DIR).adminSocket;
   let issued = await requestAccountKey(socket, email, options);
   if (issued) process.stderr.write(`issued by the running gateway (${socket})\n`);
-  else issued = await issueDirectly(config, email, options);
+  else {
+    process.stderr.write(`no gateway answers on ${socket}; opening the identity database itself\n`);
+    issued = await issueDirectly(config, email, options);
+  }
   process.stderr.write(
     `${issued.created ? "created account" : "account"} ${issued.email} (${issued.accountId}); ` +
       `new ${options.scopes ? `key with scopes ${options.scopes.join(" ")}` : "full-access key"}, shown only now:\n`,

@@ -8,7 +8,8 @@ export async function requestAccountKey(socketPath: string, email: string, optio
   const payload = JSON.stringify({ email, ...options });
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath, path: ACCOUNT_KEYS_PATH, method: "POST", headers: { "content-type": "application/json" } },
+      // agent: false: a fresh connection each time; a pooled keep-alive one may belong to a gateway that has gone.
+      { socketPath, path: ACCOUNT_KEYS_PATH, method: "POST", headers: { "content-type": "application/json" }, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -19,7 +19,18 @@ export const identityEnv = z.object({
 });
 export type IdentityConfig = z.output<typeof identityEnv>;
 
-export const loadIdentityConfig = (env: NodeJS.ProcessEnv = process.env): IdentityConfig => loadConfig(identityEnv, env);
+export const loadIdentityConfig = (env: NodeJS.ProcessEnv = process.env): IdentityConfig => {
+  const config = loadConfig(identityEnv, env);
+  return { ...config, DATA_DIR: resolveDataDir(config.DATA_DIR, env) };
+};
+
+/**
+ * A relative DATA_DIR is taken from where the person typed the command, not from the package folder pnpm runs
+ * a script in: `pnpm start` (launcher/) and `pnpm --filter @fit/gateway create-key` (services/gateway/) both
+ * mean <repo>/data when typed at the root. pnpm and npm pass that place as INIT_CWD.
+ */
+export const resolveDataDir = (dataDir: string, env: NodeJS.ProcessEnv = process.env): string =>
+  path.resolve(env.INIT_CWD || process.cwd(), dataDir);
 
 /** Where the identity data lives, so the gateway and the CLI open the same database and socket. */
 export const identityLocations = (dataDir: string) => ({
@@ -30,5 +41,5 @@ export const identityLocations = (dataDir: string) => ({
   /** The running gateway's admin endpoint; see admin-socket.ts. */
   adminSocket: path.join(dataDir, "gateway-admin.sock"),
   /** Name of the generated BETTER_AUTH_SECRET under DATA_DIR/secrets. */
-  secretName: "better-auth-secret",
+  secretName: "better-auth",
 });

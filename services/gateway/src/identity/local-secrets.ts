@@ -29,7 +29,7 @@ export async function loadOrCreateLocalSecret(dataDir: string, name: string): Pr
       if (written) return written;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    throw new Error(`${file} exists but stays empty`);
+    throw new Error(`${file} exists but stays empty`, { cause: error });
   }
 }
 

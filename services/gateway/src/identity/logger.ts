@@ -24,7 +24,7 @@ export function betterAuthLogger(logger: IdentityLogger): BetterAuthLogger {
     log(level, message, ...args) {
       const target =
         level === "error" ? (callerMistakes.some((re) => re.test(message)) ? "warn" : "error") : level === "info" ? "debug" : level;
-      const [first] = args;
+      const first: unknown = args[0];
       const context = first instanceof Error ? { err: first } : args.length > 0 ? { detail: args.map(describe) } : {};
       logger[target]({ component: "better-auth", ...context }, message);
     },

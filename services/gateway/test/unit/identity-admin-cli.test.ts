@@ -98,7 +98,7 @@ describe("create-key CLI", () => {
     expect(run.code, run.stderr).toBe(0);
     const key = lastLine(run.stdout);
     expect(key).toMatch(/^fit_/);
-    expect((await stat(path.join(dataDir, "secrets", "better-auth-secret"))).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(dataDir, "secrets", "better-auth"))).mode & 0o777).toBe(0o600);
     const onDisk = await import("@fit/db").then(({ openDatabase }) => openDatabase({ schema: "identity", dataDir: path.join(dataDir, "gateway") }));
     const { PrismaClient } = await import("../../src/store/generated/client.ts");
     const prisma = new PrismaClient({ adapter: onDisk.adapter });

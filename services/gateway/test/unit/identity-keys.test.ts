@@ -16,7 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const unauthenticated = (pattern: RegExp) => expect.objectContaining({ code: "unauthenticated", message: expect.stringMatching(pattern) });
+/** Asserts that `attempt` fails with AppError("unauthenticated") whose message says `why`. */
+async function expectUnauthenticated(attempt: Promise<unknown>, why: RegExp) {
+  const error = await attempt.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe("unauthenticated");
+  expect((error as AppError).message).toMatch(why);
+}
 
 describe("issueAccountKey", () => {
   it("creates the account once, with a UUID id and the email lower-cased, and a new key on every call", async () => {
@@ -84,30 +90,30 @@ describe("resolveCaller with an API key", () => {
   it("refuses a revoked (deleted) key", async () => {
     const { key, accountId } = await identity.issueAccountKey(freshEmail());
     await h.prisma.apikey.deleteMany({ where: { referenceId: accountId } });
-    await expect(identity.resolveCaller(bearer(key))).rejects.toEqual(unauthenticated(/not valid/));
+    await expectUnauthenticated(identity.resolveCaller(bearer(key)), /not valid/);
   });
 
   it("refuses an expired key", async () => {
     const { key, accountId } = await identity.issueAccountKey(freshEmail(), { expiresInSeconds: 86_400 });
     await expect(identity.resolveCaller(bearer(key))).resolves.not.toBeNull();
     await h.prisma.apikey.updateMany({ where: { referenceId: accountId }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect(identity.resolveCaller(bearer(key))).rejects.toEqual(unauthenticated(/expired/));
+    await expectUnauthenticated(identity.resolveCaller(bearer(key)), /expired/);
   });
 
   it("refuses a disabled key", async () => {
     const { key, accountId } = await identity.issueAccountKey(freshEmail());
     await h.prisma.apikey.updateMany({ where: { referenceId: accountId }, data: { enabled: false } });
-    await expect(identity.resolveCaller(bearer(key))).rejects.toEqual(unauthenticated(/disabled/));
+    await expectUnauthenticated(identity.resolveCaller(bearer(key)), /disabled/);
   });
 
   it("fails closed when a key's stored scopes cannot be read", async () => {
     const { key, accountId } = await identity.issueAccountKey(freshEmail(), { scopes: ["coach"] });
     await h.prisma.apikey.updateMany({ where: { referenceId: accountId }, data: { permissions: '{"scopes":"coach"}' } });
-    await expect(identity.resolveCaller(bearer(key))).rejects.toEqual(unauthenticated(/unreadable scopes/));
+    await expectUnauthenticated(identity.resolveCaller(bearer(key)), /unreadable scopes/);
   });
 
   it("refuses a well-formed key that was never issued", async () => {
-    await expect(identity.resolveCaller(bearer(`fit_${"a".repeat(64)}`))).rejects.toEqual(unauthenticated(/not valid/));
+    await expectUnauthenticated(identity.resolveCaller(bearer(`fit_${"a".repeat(64)}`)), /not valid/);
   });
 
   it.each([
@@ -119,9 +125,7 @@ describe("resolveCaller with an API key", () => {
     ["two tokens", `Bearer fit_${"a".repeat(64)} extra`],
   ])("refuses %s as malformed without querying the database", async (_, authorization) => {
     h.queries.reset();
-    const attempt = identity.resolveCaller({ authorization });
-    await expect(attempt).rejects.toBeInstanceOf(AppError);
-    await expect(attempt).rejects.toEqual(unauthenticated(/malformed/));
+    await expectUnauthenticated(identity.resolveCaller({ authorization }), /malformed/);
     expect(h.queries.count).toBe(0);
   });
 

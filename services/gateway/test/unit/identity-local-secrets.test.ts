@@ -15,12 +15,12 @@ afterEach(async () => void (await Promise.all(dirs.splice(0).map((d) => rm(d, { 
 describe("loadOrCreateLocalSecret", () => {
   it("creates a 43-character random secret in a 0600 file and returns the same value afterwards", async () => {
     const dir = await tempDir();
-    const first = await loadOrCreateLocalSecret(dir, "better-auth-secret");
+    const first = await loadOrCreateLocalSecret(dir, "better-auth");
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const file = path.join(dir, "secrets", "better-auth-secret");
+    const file = path.join(dir, "secrets", "better-auth");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await readFile(file, "utf8")).trim()).toBe(first);
-    expect(await loadOrCreateLocalSecret(dir, "better-auth-secret")).toBe(first);
+    expect(await loadOrCreateLocalSecret(dir, "better-auth")).toBe(first);
     expect(await loadOrCreateLocalSecret(dir, "other")).not.toBe(first);
   });
 

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { client } from "./support/http.ts";
+import { startSystem, type System } from "./support/system.ts";
+
+let system: System;
+
+beforeAll(async () => {
+  system = await startSystem({
+    databaseUrl: inject("databaseUrl"),
+    natsUrl: inject("natsUrl"),
+    env: { DASHBOARD_TIMEOUT_MS: "500" },
+  });
+});
+afterAll(() => system?.stop());
+
+const DAY = 86_400_000;
+
+describe("GET /api/dashboard", () => {
+  it("answers every field, null or empty, for an account with nothing logged", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const response = await api.get("/api/dashboard");
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ weight: null, targets: null, measurementsLatest: [], shoulderToWaist: null, nutritionToday: null });
+  });
+
+  it("merges weight, targets, measurements and the chosen day's nutrition", async () => {
+    const { key, email } = await system.account();
+    const api = client(system.url, key);
+    const noon = Date.parse("2026-11-22T12:00:00Z");
+    await api.post("/api/weight", { weightKg: 81, ts: noon - 8 * DAY });
+    await api.post("/api/weight", { weightKg: 80, ts: noon - 2 * DAY });
+    await api.post("/api/weight", { weightKg: 79, bodyFatPct: 17, note: "lean", ts: noon });
+    await api.post("/api/weight", { weightKg: 70, ts: noon + 3 * DAY }); // after the requested day: not "latest"
+    await api.post("/api/measurements", { site: "waist", valueCm: 90, ts: noon - DAY });
+    await api.post("/api/measurements", { site: "waist", valueCm: 80, ts: noon });
+    await api.post("/api/measurements", { site: "shoulders", valueCm: 120, ts: noon });
+    const targets = (await api.put("/api/targets", { goalWeightKg: 75, dailyKcalTarget: 2000, proteinTargetG: 150 })).body;
+    await api.post("/api/nutrition/items", { date: "2026-11-22", name: "oats", kcal: 1900, proteinG: 160 });
+
+    await expect
+      .poll(async () => (await api.get("/api/dashboard?date=2026-11-22")).body.nutritionToday?.adherence, { timeout: 10_000 })
+      .toBe("on");
+    const { body } = await api.get("/api/dashboard?date=2026-11-22");
+    expect(body.weight).toEqual({
+      latestKg: 79,
+      weeklyAvgKg: 79.5,
+      bodyFatPct: 17,
+      note: "lean",
+      trend: [{ ts: noon - 8 * DAY, kg: 81 }, { ts: noon - 2 * DAY, kg: 80 }, { ts: noon, kg: 79 }],
+    });
+    expect(body.targets).toEqual(targets);
+    expect(body.measurementsLatest).toEqual(
+      expect.arrayContaining([{ site: "waist", valueCm: 80, ts: noon }, { site: "shoulders", valueCm: 120, ts: noon }]),
+    );
+    expect(body.measurementsLatest).toHaveLength(2);
+    expect(body.shoulderToWaist).toBe(1.5);
+    expect(body.nutritionToday).toEqual({ userEmail: email, date: "2026-11-22", kcal: 1900, proteinG: 160, hitProtein: true, adherence: "on" });
+    expect((await api.get("/api/dashboard?date=2026-11-21")).body.nutritionToday).toBeNull();
+  });
+
+  it("refuses an invalid date", async () => {
+    const api = client(system.url, (await system.account()).key);
+    expect((await api.get("/api/dashboard?date=2026-02-30")).status).toBe(400);
+  });
+
+  it("never shows another account's data", async () => {
+    const alice = client(system.url, (await system.account()).key);
+    const bob = client(system.url, (await system.account()).key);
+    await alice.post("/api/weight", { weightKg: 90 });
+    expect((await bob.get("/api/dashboard")).body.weight).toBeNull();
+  });
+
+  it("answers 503 in the envelope when a service does not answer", async () => {
+    const api = client(system.url, (await system.account()).key);
+    await system.apps.nutrition.close();
+    const started = Date.now();
+    const response = await api.get("/api/dashboard");
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: "dashboard unavailable", detail: "nutrition did not answer" });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
