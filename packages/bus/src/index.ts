@@ -6,6 +6,7 @@ export type {
   OutboxRow,
   OutboxSource,
   RequestOptions,
+  Responding,
   ServeContext,
   SubscribeOptions,
   Subscription,

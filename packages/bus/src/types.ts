@@ -46,6 +46,11 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** A served endpoint; stop() takes this responder out of its queue group (a closing service on a shared bus). */
+export interface Responding {
+  stop(): Promise<void>;
+}
+
 export interface Bus {
   /**
    * Ask a question. Throws AppError: "validation" (bad request, before sending), "timeout", "unavailable"
@@ -57,7 +62,7 @@ export interface Bus {
     opts?: RequestOptions,
   ): Promise<z.output<E["reply"]>>;
   /** Answer def.subject in queue group def.service, so replicas share the load. */
-  serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>): void;
+  serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>): Responding;
   /** Store an event durably (resolves on the stream's ack); envelope.id de-duplicates within 2 minutes. */
   publish(subject: string, envelope: EventEnvelope, opts?: { headers?: Record<string, string> }): Promise<void>;
   /** Consume def.subject through durable `durable`; replicas using the same durable share the events. */

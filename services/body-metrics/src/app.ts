@@ -48,9 +48,10 @@ export const buildBodyMetrics = async ({ config, bus: sharedBus }: BuildOptions)
   weightRoutes(app, { store, relay });
   measurementRoutes(app, { store, relay });
   targetRoutes(app, { store, relay });
-  serveBodyMetricsQueries(bus, store);
+  const responders = serveBodyMetricsQueries(bus, store);
 
   app.addHook("onClose", async () => {
+    await Promise.all(responders.map((r) => r.stop()));
     await relay.stop();
     if (!sharedBus) await bus.close();
     await store.close();

@@ -49,12 +49,12 @@ export const buildNutrition = async ({ config, bus: sharedBus }: BuildOptions) =
 
   itemRoutes(app, { store, relay });
   totalRoutes(app, { store, relay });
-  serveNutritionQueries(bus, store);
+  const responders = serveNutritionQueries(bus, store);
   const subscriptions = await subscribeNutritionEvents(bus, store);
 
   app.addHook("onClose", async () => {
     reconciliation.stop();
-    await Promise.all(subscriptions.map((s) => s.stop()));
+    await Promise.all([...responders, ...subscriptions].map((s) => s.stop()));
     await relay.stop();
     if (!sharedBus) await bus.close();
     await store.close();

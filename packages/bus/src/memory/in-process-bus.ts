@@ -67,7 +67,8 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
       // setImmediate: the handler never runs on the caller's stack, as it would not across a network.
-      responders.add(def.subject, (msg) => new Promise((resolve) => setImmediate(resolve)).then(() => answer(def, handler, msg, logger)));
+      const remove = responders.add(def.subject, (msg) => new Promise((resolve) => setImmediate(resolve)).then(() => answer(def, handler, msg, logger)));
+      return { stop: async () => remove() };
     },
 
     async publish(subject: string, envelope: EventEnvelope, opts: { headers?: Record<string, string> } = {}) {

@@ -6,10 +6,14 @@ export type Responder = (msg: WireMessage) => Promise<WireMessage>;
 export class Responders {
   private readonly bySubject = new Map<string, { list: Responder[]; next: number }>();
 
-  add(subject: string, responder: Responder): void {
+  /** Returns the function that takes this responder away again. */
+  add(subject: string, responder: Responder): () => void {
     const entry = this.bySubject.get(subject) ?? { list: [], next: -1 };
     entry.list.push(responder);
     this.bySubject.set(subject, entry);
+    return () => {
+      entry.list = entry.list.filter((r) => r !== responder);
+    };
   }
 
   pick(subject: string): Responder | undefined {

@@ -1,6 +1,6 @@
 import { AppError, type EndpointDef, type EventDef, type EventEnvelope } from "@fit/contracts";
 import { context } from "@opentelemetry/api";
-import { connect, ErrorCode, NatsError, StringCodec, type Subscription as NatsSubscription } from "nats";
+import { connect, ErrorCode, Events, NatsError, StringCodec, type Subscription as NatsSubscription } from "nats";
 import type { z } from "zod";
 import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
 import { answer, decodeReply, encodeRequest } from "../reply-codec.ts";
@@ -27,8 +27,8 @@ const PING_TIMEOUT_MS = 2_000;
 /** Tells "nobody is there" (NATS answers 503 at once) apart from "nobody answered in time". */
 const busError = (err: unknown, what: string, timeoutMs: number): AppError => {
   if (err instanceof AppError) return err;
-  if (err instanceof NatsError && err.code === ErrorCode.NoResponders) return new AppError("unavailable", `no responders for ${what}`);
-  if (err instanceof NatsError && err.code === ErrorCode.Timeout) return new AppError("timeout", `${what} did not answer within ${timeoutMs} ms`);
+  if (err instanceof NatsError && err.code === String(ErrorCode.NoResponders)) return new AppError("unavailable", `no responders for ${what}`);
+  if (err instanceof NatsError && err.code === String(ErrorCode.Timeout)) return new AppError("timeout", `${what} did not answer within ${timeoutMs} ms`);
   return new AppError("unavailable", `bus failure on ${what}`, err instanceof Error ? err.message : String(err));
 };
 
@@ -40,7 +40,7 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const jsm = await nc.jetstreamManager();
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === "disconnect" || s.type === "reconnect") logger.warn({ status: s.type, server: s.data }, "nats connection changed");
+      if (s.type === Events.Disconnect || s.type === Events.Reconnect) logger.warn({ status: s.type, server: s.data }, "nats connection changed");
     }
   })();
 
@@ -78,6 +78,12 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
         },
       });
       servers.push(sub);
+      return {
+        stop: async () => {
+          servers.splice(servers.indexOf(sub), 1);
+          await sub.drain();
+        },
+      };
     },
 
     async publish(subject: string, envelope: EventEnvelope, opts: { headers?: Record<string, string> } = {}) {
@@ -90,7 +96,7 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
           .publish(subject, sc.encode(data), { msgID: envelope.id, headers: toNatsHeaders(headers), timeout: PUBLISH_TIMEOUT_MS })
           .catch((err: unknown) =>
             Promise.reject(
-              err instanceof NatsError && err.code === ErrorCode.NoResponders
+              err instanceof NatsError && err.code === String(ErrorCode.NoResponders)
                 ? new AppError("unavailable", `no stream stores ${subject}`)
                 : busError(err, `publish on ${subject}`, PUBLISH_TIMEOUT_MS),
             ),

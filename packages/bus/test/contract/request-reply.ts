@@ -32,6 +32,18 @@ export const requestReplyContract = (ctx: ContractContext): void => {
     expect(reply).toEqual({ text: "ABC", length: 3 });
   });
 
+  it("stops answering once its responder is stopped, while another replica goes on", async () => {
+    const bus = await ctx.harness.open([]);
+    const def = endpoint(ctx);
+    const first = bus.serve(def, async (req) => ({ text: "first", length: req.text.length }));
+    bus.serve(def, async (req) => ({ text: "second", length: req.text.length }));
+    await bus.ping();
+    await first.stop();
+    const answers = new Set<string>();
+    for (let i = 0; i < 6; i++) answers.add((await bus.request(def, { text: "x" })).text);
+    expect([...answers]).toEqual(["second"]);
+  });
+
   it("sends payloads as JSON, so a Date arrives as an ISO string", async () => {
     const bus = await ctx.harness.open([]);
     const def = defineEndpoint({

@@ -3,10 +3,10 @@ import type { Bus } from "@fit/bus";
 import { toDailyTotal } from "../domain/daily-total.ts";
 import type { Store } from "../store/store.ts";
 
-/** The questions other services ask nutrition over the bus. */
-export const serveNutritionQueries = (bus: Bus, store: Store) => {
+/** The questions other services ask nutrition over the bus; stop the returned handles on close. */
+export const serveNutritionQueries = (bus: Bus, store: Store) => [
   bus.serve(nutritionBus.dayTotal, async ({ accountId, email, date }) => {
     const [total, targets] = await Promise.all([store.dayTotal(accountId, date), store.getTargets(accountId)]);
     return total ? toDailyTotal(total, targets, email) : null;
-  });
-};
+  }),
+];

@@ -1,0 +1,23 @@
+// Child process of load.ts (started on the load CPU): one autocannon run, its figures as JSON on stdout.
+import autocannon from "autocannon";
+import type { LoadFigures, LoadSpec } from "./load.ts";
+
+const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
+const result = await autocannon({
+  url: spec.url,
+  method: spec.method,
+  connections: spec.connections,
+  duration: spec.duration,
+  ...(spec.headers ? { headers: spec.headers } : {}),
+  ...(spec.body !== undefined ? { body: spec.body } : {}),
+});
+const figures: LoadFigures = {
+  reqPerSec: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  requests: result.requests.total,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  non2xx: result.non2xx,
+};
+process.stdout.write(JSON.stringify(figures));

@@ -1,0 +1,45 @@
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+type Step = () => Promise<unknown>;
+
+const steps: Step[] = [];
+const children = new Set<ChildProcess>();
+let running: Promise<void> | undefined;
+
+/** Registers an undo step; steps run last-registered first, after every child process has stopped. */
+export const onCleanup = (step: Step) => void steps.push(step);
+
+/** Remembers a child so cleanup stops it (by its pid) whatever happened. */
+export const trackChild = <C extends ChildProcess>(child: C): C => {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+};
+
+/** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
+export const stopChild = async (child: ChildProcess, graceMs = 5_000) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** Runs once: children first (they hold database connections and NATS consumers), then the steps. */
+export const cleanup = (): Promise<void> =>
+  (running ??= (async () => {
+    await Promise.all([...children].map((child) => stopChild(child)));
+    for (const step of steps.reverse()) {
+      await step().catch((error: unknown) => console.error("cleanup step failed:", error));
+    }
+  })());
+
+// Ctrl-C or a kill must still drop the database and stop the servers; a second Ctrl-C aborts the cleanup.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: cleaning up…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import type * as Nats from "../../packages/bus/node_modules/nats/lib/src/mod.js";
+
+// `nats` is a dependency of @fit/bus, not of the root package (whose dependencies bench leaves alone):
+// load the bus's own copy, so the client is the very one the services use.
+const nats = createRequire(import.meta.resolve("@fit/bus"))("nats") as typeof Nats;
+
+export const NATS_URL = process.env["BENCH_NATS_URL"] ?? "nats://127.0.0.1:4222";
+
+const withConnection = async <T>(fn: (nc: Nats.NatsConnection) => Promise<T>): Promise<T> => {
+  const nc = await nats.connect({ servers: NATS_URL, name: "bench" });
+  try {
+    return await fn(nc);
+  } finally {
+    await nc.close();
+  }
+};
+
+/** The services create `<namespace>_<STREAM>` streams; a benchmark run leaves none behind. */
+export const deleteNamespaceStreams = (namespace: string) =>
+  withConnection(async (nc) => {
+    const jsm = await nc.jetstreamManager();
+    const names: string[] = [];
+    for await (const name of jsm.streams.names()) if (name.startsWith(`${namespace}_`)) names.push(name);
+    for (const name of names) await jsm.streams.delete(name);
+  });
+
+export interface Arrival {
+  /** performance.now() when this process received the event. */
+  receivedAt: number;
+  /** When the stream stored it (the outbox relay's publish), on the same performance.now() clock. */
+  storedAt: number;
+}
+
+/**
+ * A durable consumer of our own on one event subject, next to the services' ones: it sees an event when any
+ * other consumer could, independently of how fast the service's own projection applies it.
+ */
+export const watchEvents = async (namespace: string, stream: string, subject: string, keyOf: (data: unknown) => string) => {
+  const nc = await nats.connect({ servers: NATS_URL, name: "bench-event-lag" });
+  const jsm = await nc.jetstreamManager();
+  const streamName = `${namespace}_${stream}`;
+  const durable = `bench-lag-${randomBytes(3).toString("hex")}`;
+  await jsm.consumers.add(streamName, {
+    durable_name: durable,
+    filter_subject: `${namespace}.${subject}`,
+    ack_policy: nats.AckPolicy.Explicit,
+    deliver_policy: nats.DeliverPolicy.New,
+  });
+  const messages = await (await nc.jetstream().consumers.get(streamName, durable)).consume({ max_messages: 64 });
+  // An event can arrive before the write's HTTP reply does, so arrivals wait here for their reader.
+  const early = new Map<string, Arrival>();
+  const waiting = new Map<string, (arrival: Arrival) => void>();
+  const loop = (async () => {
+    for await (const m of messages) {
+      const arrival = { receivedAt: performance.now(), storedAt: m.info.timestampNanos / 1e6 - performance.timeOrigin };
+      m.ack();
+      const key = keyOf(m.json<{ data: unknown }>().data);
+      const reader = waiting.get(key);
+      if (reader) reader(arrival);
+      else early.set(key, arrival);
+    }
+  })();
+
+  return {
+    /** The arrival of the event keyed `key`, or null after `timeoutMs`. */
+    arrival: (key: string, timeoutMs: number) =>
+      new Promise<Arrival | null>((resolve) => {
+        const known = early.get(key);
+        if (known) return resolve(known);
+        const timer = setTimeout(() => {
+          waiting.delete(key);
+          resolve(null);
+        }, timeoutMs);
+        waiting.set(key, (arrival) => {
+          clearTimeout(timer);
+          waiting.delete(key);
+          resolve(arrival);
+        });
+      }),
+    close: async () => {
+      await messages.close();
+      await loop;
+      await jsm.consumers.delete(streamName, durable).catch(() => false);
+      await nc.close();
+    },
+  };
+};

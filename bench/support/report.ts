@@ -1,0 +1,61 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { ROOT } from "./services.ts";
+
+/** --duration / --connections / --warmup; a `--` that pnpm passes through is ignored. */
+export const benchOptions = () => {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== "--"),
+    options: {
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "50" },
+      warmup: { type: "string", default: "2" },
+    },
+  });
+  const num = (name: string, value: string, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    duration: num("duration", values.duration, 1, 60),
+    connections: num("connections", values.connections, 1, 500),
+    warmup: num("warmup", values.warmup, 0, 30),
+  };
+};
+
+/** Left-aligned first column, the rest right-aligned. */
+export const table = (rows: (string | number)[][]) => {
+  const cells = rows.map((r) => r.map(String));
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
+  return cells.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
+};
+
+export interface Aim {
+  what: string;
+  value: string;
+  aim: string;
+  met: boolean;
+}
+
+export const aimTable = (aims: Aim[]) =>
+  table([["aim", "measured", "target", "verdict"], ...aims.map((a) => [a.what, a.value, a.aim, a.met ? "PASS" : "MISS"])]);
+
+/** Nearest-rank percentile of a sample (ms). */
+export const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+};
+
+export const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+/** bench/results/<name>-<UTC timestamp>.json (the folder is git-ignored). */
+export const writeResults = async (name: string, results: object) => {
+  const dir = `${ROOT}bench/results`;
+  await mkdir(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
+  const file = `${dir}/${name}-${stamp}.json`;
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file.slice(ROOT.length);
+};

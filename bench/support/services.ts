@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { requestAccountKey } from "@fit/gateway";
+import { onCleanup, trackChild } from "./cleanup.ts";
+import { pinned, SERVER_CPU } from "./cpu.ts";
+import { deleteNamespaceStreams, NATS_URL } from "./nats.ts";
+import { memoryOf } from "./proc.ts";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const NAMES = ["body-metrics", "nutrition", "gateway"] as const;
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+const hex64 = () => randomBytes(32).toString("hex");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Spawns `node --import tsx <entry>` on the server CPU; its output is ours, so warnings show. */
+export const spawnServer = (entry: string, env: NodeJS.ProcessEnv): ChildProcess => {
+  const [command, args] = pinned(SERVER_CPU, process.execPath, ["--import", "tsx", entry]);
+  return trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env }));
+};
+
+/** Polls /readyz until it answers 200; fails at once if the process dies, and after `timeoutMs` anyway. */
+export const waitReady = async (name: string, url: string, child: ChildProcess, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start-up`);
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await sleep(200);
+  }
+  throw new Error(`${name} not ready within ${timeoutMs} ms`);
+};
+
+/**
+ * The platform as `pnpm start:services` runs it: each service its own `node --import tsx` process, on
+ * PostgreSQL (schemas in `databaseUrl`) and NATS (a namespace of this run's own).
+ */
+export const startPlatform = async (databaseUrl: string) => {
+  const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
+  onCleanup(() => rm(dataDir, { recursive: true, force: true }));
+  const namespace = `bench${randomBytes(4).toString("hex")}`;
+  onCleanup(() => deleteNamespaceStreams(namespace));
+
+  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), gateway: await freePort() };
+  const urlOf = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
+  const shared = {
+    ...process.env,
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    NATS_URL,
+    NATS_NAMESPACE: namespace,
+    INTERNAL_ASSERTION_SECRET: hex64(),
+    BETTER_AUTH_SECRET: hex64(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    BODY_METRICS_URL: urlOf("body-metrics"),
+    NUTRITION_URL: urlOf("nutrition"),
+    PUBLIC_URL: urlOf("gateway"),
+  };
+  const services = NAMES.map((name) => ({
+    name,
+    url: urlOf(name),
+    child: spawnServer(`services/${name}/src/main.ts`, { ...shared, PORT: String(ports[name]) }),
+  }));
+  await Promise.all(services.map((s) => waitReady(s.name, s.url, s.child)));
+
+  return {
+    gatewayUrl: urlOf("gateway"),
+    namespace,
+    /** A new account and a full-access key, from the gateway's admin socket (what create-key uses). */
+    account: async (label: string) => {
+      const email = `${label}-${randomBytes(3).toString("hex")}@bench.example.com`;
+      const issued = await requestAccountKey(join(dataDir, "gateway-admin.sock"), email);
+      if (!issued) throw new Error("the gateway's admin socket did not answer");
+      return issued;
+    },
+    memory: () => Promise.all(services.map(async (s) => ({ name: s.name, memory: await memoryOf(s.child.pid ?? -1) }))),
+  };
+};
+
+export type Platform = Awaited<ReturnType<typeof startPlatform>>;
