@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 // NATS (found by @fit/testing) and goes through the gateway over HTTP.
 export default defineConfig({
   test: {
+    reporters: ["default", "./packages/testing/src/summary-reporter.ts"],
     projects: [
       {
         extends: true,

@@ -18,12 +18,15 @@ export interface HttpAppOptions {
   logger: FastifyServerOptions["logger"];
   /** Throws when a dependency is not reachable; /readyz answers 503 then. */
   readiness: () => Promise<void>;
+  /** Addresses of proxies whose X-Forwarded-For is believed for request.ip (unset: the socket's address). */
+  trustProxy?: string | undefined;
 }
 
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
-export const createHttpApp = ({ name, logger, readiness }: HttpAppOptions) => {
+export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
   const app = Fastify({
     logger,
+    trustProxy: trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     // Refuse prototype-pollution payloads outright (security.md 25) rather than guessing what was meant.
     onProtoPoisoning: "error",

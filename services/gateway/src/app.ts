@@ -5,8 +5,9 @@ import { allEvents } from "@fit/contracts";
 import { createBus, type Bus } from "@fit/bus";
 import { migrate, openDatabase } from "@fit/db";
 import { createHttpApp, loggerOptions } from "@fit/service-kit";
-import { authenticate } from "./auth/authenticate.ts";
+import { authorize, identify } from "./auth/authenticate.ts";
 import { createOperationIndex } from "./auth/operation-index.ts";
+import { installRateLimits } from "./auth/rate-limits.ts";
 import type { GatewayConfig } from "./config.ts";
 import { createIdentity, createMagicLinkMailer, identityLocations, startAdminSocket } from "./identity/index.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
@@ -39,6 +40,7 @@ export const buildGateway = async ({ config, bus: sharedBus }: BuildOptions) => 
   const app = createHttpApp({
     name: SERVICE,
     logger: loggerOptions(SERVICE, config.LOG_LEVEL),
+    trustProxy: config.TRUST_PROXY,
     readiness: async () => {
       await store.ping();
       await bus.ping();
@@ -55,15 +57,13 @@ export const buildGateway = async ({ config, bus: sharedBus }: BuildOptions) => 
     logger: app.log,
   });
 
+  const limits = await installRateLimits(app, config);
   openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
-  authRoutesPlugin(app, { identity, publicUrl: config.PUBLIC_URL });
+  authRoutesPlugin(app, { identity, publicUrl: config.PUBLIC_URL, limits: [limits.signInPerAddress, limits.signInPerEmail] });
   await app.register(async (api) => {
-    api.addHook("onRequest", authenticate({
-      identity,
-      assertionSecret: config.INTERNAL_ASSERTION_SECRET,
-      findOperation: createOperationIndex(),
-      trustedOrigins,
-    }));
+    api.addHook("onRequest", identify({ identity, trustedOrigins }));
+    api.addHook("onRequest", limits.perAccount);
+    api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET, findOperation: createOperationIndex() }));
     dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
     await proxyRoutes(api, { upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL } });
   });

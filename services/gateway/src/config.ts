@@ -14,6 +14,13 @@ export const gatewayEnv = baseEnv(3000).extend(identityEnv.shape).extend({
   TRUSTED_ORIGINS: origins.default([]),
   BODY_METRICS_URL: z.url().default("http://127.0.0.1:3101"),
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
+  /** API requests per account per minute, whatever the credential. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Magic-link requests per client address per 15 minutes, and per email per hour. */
+  SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  /** Behind a load balancer: its addresses or CIDRs (comma-separated), whose X-Forwarded-For is believed. */
+  TRUST_PROXY: z.string().optional(),
   /** Per-branch deadline of the dashboard's fan-out. */
   DASHBOARD_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2000),
 });

@@ -14,24 +14,14 @@ export interface CallerResolver {
   resolveCaller(headers: { authorization?: string | undefined; cookie?: string | undefined }): Promise<Caller | null>;
 }
 
-export interface AuthenticateOptions {
-  identity: CallerResolver;
-  assertionSecret: string;
-  findOperation: (method: string, url: string) => Operation | undefined;
-  /** Origins allowed to send cookie-authenticated writes (CSRF defence; bearer credentials are not ambient). */
-  trustedOrigins: readonly string[];
-}
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * The gateway's door for /api: which operation, who is calling, may they. Unknown routes are a 404 before any
- * credential work; an unknown caller a 401; a missing scope a 403 naming it.
+ * Who is calling: an unknown caller is a 401. A cookie-authenticated write from an origin that is not trusted
+ * is a 403 (CSRF defence; bearer credentials are not sent by browsers on their own, so they need none).
  */
-export const authenticate = ({ identity, assertionSecret, findOperation, trustedOrigins }: AuthenticateOptions) =>
-  async (request: FastifyRequest, reply: FastifyReply) => {
-    const op = findOperation(request.method, request.url);
-    if (!op) throw new AppError("not_found", "not found");
+export const identify = ({ identity, trustedOrigins }: { identity: CallerResolver; trustedOrigins: readonly string[] }) =>
+  async (request: FastifyRequest) => {
     const caller = await identity.resolveCaller({
       authorization: request.headers.authorization,
       cookie: request.headers.cookie,
@@ -42,10 +32,23 @@ export const authenticate = ({ identity, assertionSecret, findOperation, trusted
     if (cookieWrite && origin !== undefined && !trustedOrigins.includes(origin)) {
       throw new AppError("forbidden", "cross-site request refused");
     }
-    if (!hasScope(caller, op.scope)) {
+    request.caller = caller;
+  };
+
+/**
+ * May they: only operations in the contracts are reachable (anything else is a 404, so nothing missing from
+ * /openapi.json can be called), and the credential must carry the operation's scope (403 naming it).
+ */
+export const authorize = ({ assertionSecret, findOperation }: {
+  assertionSecret: string;
+  findOperation: (method: string, url: string) => Operation | undefined;
+}) =>
+  async (request: FastifyRequest, reply: FastifyReply) => {
+    const op = findOperation(request.method, request.url);
+    if (!op) throw new AppError("not_found", "not found");
+    if (!hasScope(request.caller, op.scope)) {
       void reply.header("www-authenticate", insufficientScopeHeader(op.scope));
       throw new AppError("forbidden", `this credential lacks the ${op.scope} scope`);
     }
-    request.caller = caller;
-    request.assertion = await signAssertion(assertionSecret, caller);
+    request.assertion = await signAssertion(assertionSecret, request.caller);
   };

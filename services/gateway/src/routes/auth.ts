@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { authRoutes } from "@fit/contracts";
 import type { HttpApp } from "@fit/service-kit";
 
@@ -41,12 +41,20 @@ const send = async (reply: FastifyReply, response: Response) => {
   return reply.send(await toEnvelope(response));
 };
 
+interface AuthRoutesOptions {
+  identity: AuthHandler;
+  publicUrl: string;
+  /** Rate limits of the route that sends mail. */
+  limits: preHandlerAsyncHookHandler[];
+}
+
 /** Mounts only the sign-in routes the API documents; the rest of better-auth's surface stays closed. */
-export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl }: { identity: AuthHandler; publicUrl: string }) => {
+export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, limits }: AuthRoutesOptions) => {
   for (const { method, path } of authRoutes) {
     app.route({
       method,
       url: path,
+      ...(path === "/api/auth/sign-in/magic-link" ? { preHandler: limits } : {}),
       handler: async (request, reply) => send(reply, await identity.handler(toWebRequest(request, publicUrl))),
     });
   }

@@ -2,7 +2,7 @@ import httpProxy from "@fastify/http-proxy";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
 import { ASSERTION_HEADER } from "@fit/service-kit";
-import type { Operation } from "@fit/contracts";
+import { AppError, type Operation } from "@fit/contracts";
 import { prefixesByService } from "../auth/operation-index.ts";
 
 export type Upstreams = Partial<Record<Operation["service"], string>>;
@@ -30,7 +30,14 @@ export const proxyRoutes = async (app: FastifyInstance, { upstreams }: { upstrea
         upstream,
         prefix,
         rewritePrefix: prefix,
-        replyOptions: { rewriteRequestHeaders: forwardHeaders },
+        replyOptions: {
+          rewriteRequestHeaders: forwardHeaders,
+          // A service that is down or resets the connection is a 503 for the caller, never a bare 500.
+          onError: (reply, { error }) => {
+            reply.log.warn({ err: error, service }, "service unavailable");
+            void reply.send(new AppError("unavailable", "a service is unavailable"));
+          },
+        },
       });
     }
   }

@@ -1,0 +1,52 @@
+import rateLimit, { type CreateRateLimitOptions } from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "@fit/contracts";
+
+export interface RateLimitConfig {
+  RATE_LIMIT_PER_MINUTE: number;
+  SIGN_IN_LIMIT_PER_ADDRESS: number;
+  SIGN_IN_LIMIT_PER_EMAIL: number;
+}
+
+const emailOf = (request: FastifyRequest) => {
+  const body = request.body as { email?: unknown } | undefined;
+  return typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
+};
+
+/**
+ * Rate limits, answered 429 with Retry-After in the error envelope. API use is counted per account (after
+ * authentication, so one noisy key cannot starve others behind the same address); sign-in links per client
+ * address (the socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and
+ * per email, so nobody floods an inbox. The limiters share one store, so each key names its limiter.
+ * Counters live in this process: several gateway replicas each count on their own.
+ */
+export const installRateLimits = async (app: FastifyInstance, config: RateLimitConfig) => {
+  await app.register(rateLimit, { global: false });
+  // createRateLimit, not rateLimit(): the plugin's own hook runs once per request, and sign-in needs two limits.
+  const limiter = (options: CreateRateLimitOptions) => {
+    const check = app.createRateLimit(options);
+    return async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await check(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      void reply.header("retry-after", String(result.ttlInSeconds));
+      throw new AppError("rate_limited", `too many requests, retry in ${result.ttlInSeconds} s`);
+    };
+  };
+  return {
+    perAccount: limiter({
+      max: config.RATE_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `account:${request.caller.accountId}`,
+    }),
+    signInPerAddress: limiter({
+      max: config.SIGN_IN_LIMIT_PER_ADDRESS,
+      timeWindow: 15 * 60_000,
+      keyGenerator: (request) => `sign-in-address:${request.ip}`,
+    }),
+    signInPerEmail: limiter({
+      max: config.SIGN_IN_LIMIT_PER_EMAIL,
+      timeWindow: 60 * 60_000,
+      keyGenerator: (request) => `sign-in-email:${emailOf(request)}`,
+    }),
+  };
+};
