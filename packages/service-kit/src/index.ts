@@ -6,3 +6,4 @@ export * from "./logger.ts";
 export * from "./operation-route.ts";
 export * from "./run.ts";
 export * from "./cursor.ts";
+export * from "./service.ts";

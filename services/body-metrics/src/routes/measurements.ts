@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, created, operations } from "@fit/contracts";
 import { decodeCursor, serveOperation, toPage, type HttpApp } from "@fit/service-kit";
-import type { RouteDeps } from "./deps.ts";
+import type { ServiceContext } from "@fit/service-kit";
+import type { Store } from "../store/store.ts";
+
+type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
 
 export const measurementRoutes = (app: HttpApp, { store }: RouteDeps) => {
   serveOperation(app, operations.logMeasurement, async ({ body, caller }) => {

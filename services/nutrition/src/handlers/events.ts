@@ -12,7 +12,7 @@ export const subscribeNutritionEvents = async (bus: Bus, store: Store) => {
     itemEvents.map((def) =>
       bus.subscribe(def, `nutrition-rollup-${def.subject.split(".").at(-1)}`, async ({ id, data }) => {
         await store.recomputeDay(data.accountId, data.date, id);
-
+        if (data.previousDate) await store.recomputeDay(data.accountId, data.previousDate, id);
       }),
     ),
   );

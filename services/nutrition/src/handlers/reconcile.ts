@@ -19,5 +19,5 @@ export const startReconciliation = (store: Store, intervalMs: number, logger: Lo
       .catch((error: unknown) => logger.error({ err: error }, "reconciliation failed"));
   }, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return { stop: async () => clearInterval(timer) };
 };

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
-import type { RouteDeps } from "./deps.ts";
+import type { ServiceContext } from "@fit/service-kit";
+import type { Store } from "../store/store.ts";
+
+type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
 
 const notFound = () => new AppError("not_found", "food item not found");
 

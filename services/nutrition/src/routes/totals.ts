@@ -1,7 +1,10 @@
 import { operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { MAX_DAILY_TOTALS, mergeTotals, toDailyTotal } from "../domain/daily-total.ts";
-import type { RouteDeps } from "./deps.ts";
+import type { ServiceContext } from "@fit/service-kit";
+import type { Store } from "../store/store.ts";
+
+type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
 
 export const totalRoutes = (app: HttpApp, { store }: RouteDeps) => {
   serveOperation(app, operations.listDailyTotals, async ({ caller }) => {
