@@ -1,20 +1,16 @@
 // The transactional outbox reader every service shares. A service inserts OutboxEvent rows in the same
 // transaction as its change; a relay calls claimBatch() to hand them to the bus and mark them sent.
 // SQL is raw (not the generated model API) so this package works with any service's client.
+import type { OutboxRow, OutboxSource as RelaySource } from "@fit/bus";
 import type { RawSqlClient, TransactionalClient } from "./client.ts";
 
-export interface OutboxRow {
-  id: string;
-  subject: string;
-  payload: unknown;
-}
+export type { OutboxRow };
 
-export interface OutboxSource {
-  /** In one transaction: claim up to `limit` unsent rows oldest first with FOR UPDATE SKIP LOCKED, call send(rows);
-   *  if send resolves, mark them sent (sent_at = now()); if it throws, increment attempts and rethrow. Returns rows claimed. */
-  claimBatch(limit: number, send: (rows: OutboxRow[]) => Promise<void>): Promise<number>;
-  /** Count of unsent rows (for tests and readiness/metrics). */
-  pending(): Promise<number>;
+/**
+ * What the relay reads (claimBatch claims oldest first with FOR UPDATE SKIP LOCKED and marks rows sent only when
+ * send resolves; a throw increments attempts), plus housekeeping.
+ */
+export interface OutboxSource extends RelaySource {
   /** Deletes sent rows older than `olderThanMs`. */
   prune(olderThanMs: number): Promise<number>;
 }

@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError } from "@fit/contracts";
+import { ASSERTION_HEADER, baseEnv, ConfigError, createServiceApp, decodeCursor, encodeCursor, loadConfig, signAssertion, verifyAssertion } from "../../src/index.ts";
+
+const secret = "k".repeat(40);
+const caller = { accountId: randomUUID(), email: "kit@example.com", scopes: ["weight:read"] };
+
+describe("configuration", () => {
+  it("stops with a message naming every wrong or missing variable", () => {
+    const attempt = () => loadConfig(baseEnv(3000), { PORT: "http", DATABASE_URL: "mysql://x" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/PORT/);
+    expect(attempt).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(attempt).toThrow(/INTERNAL_ASSERTION_SECRET/);
+  });
+
+  it("treats an empty variable as unset and applies defaults", () => {
+    const config = loadConfig(baseEnv(3101), { INTERNAL_ASSERTION_SECRET: secret, DATABASE_URL: "" });
+    expect(config).toMatchObject({ PORT: 3101, HOST: "127.0.0.1", DATA_DIR: "./data" });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+});
+
+describe("internal assertion", () => {
+  it("round-trips the caller and refuses another secret or garbage", async () => {
+    const token = await signAssertion(secret, caller);
+    expect(await verifyAssertion(secret, token)).toEqual(caller);
+    await expect(verifyAssertion("x".repeat(40), token)).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(verifyAssertion(secret, "a.b.c")).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+});
+
+describe("cursor", () => {
+  it("round-trips a position and refuses a forged cursor with a validation error", () => {
+    expect(decodeCursor(encodeCursor({ at: 5, id: "x" }))).toEqual({ at: 5, id: "x" });
+    expect(() => decodeCursor("bm9wZQ")).toThrow(AppError);
+  });
+});
+
+describe("service app", () => {
+  const build = (readiness: () => Promise<void> = async () => {}) => {
+    const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness });
+    app.get("/api/boom", async () => {
+      throw new Error("secret stack detail");
+    });
+    app.post("/api/echo", { schema: { body: z.object({ n: z.number().max(3, { error: "n must be at most 3" }) }) } }, async (request) => request.body);
+    return app;
+  };
+  const headers = async () => ({ [ASSERTION_HEADER]: await signAssertion(secret, caller) });
+
+  it("answers an unexpected fault with a bare internal error, no stack or message", async () => {
+    const response = await build().inject({ method: "GET", url: "/api/boom", headers: await headers() });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: "internal error" });
+  });
+
+  it("answers validation failures with the field's message and unknown routes with a 404 envelope", async () => {
+    const app = build();
+    const invalid = await app.inject({ method: "POST", url: "/api/echo", headers: await headers(), payload: { n: 4 } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toEqual({ error: "n must be at most 3" });
+    const missing = await app.inject({ method: "GET", url: "/nope" });
+    expect(missing.json()).toEqual({ error: "not found" });
+  });
+
+  it("reports not ready with 503 while a dependency fails, and live all the same", async () => {
+    const app = build(async () => {
+      throw new Error("database down");
+    });
+    const ready = await app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.headers["retry-after"]).toBe("5");
+    expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+  });
+
+  it("finishes an in-flight request when closed, then refuses new connections", async () => {
+    const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    app.get("/api/slow", async () => {
+      await gate;
+      return { done: true };
+    });
+    const url = await app.listen({ host: "127.0.0.1", port: 0 });
+    const inFlight = fetch(`${url}/api/slow`, { headers: await headers() });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = app.close();
+    release();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
