@@ -13,7 +13,8 @@ export type SchemaFilter = Bg.SchemaFilter;
 
 export const noFilters: SchemaFilter = { externalTables: [], externalEnums: [] };
 
-// The 5 MB module is compiled once; every engine of the process shares it.
+// The 5 MB module is compiled once; every engine of the process shares it (wasm-bindgen's glue cannot be
+// instantiated twice). migrate() avoids loading it at all when nothing is pending.
 let loaded: Promise<typeof Bg> | undefined;
 
 // The engine sleeps and times out (e.g. 10 s around its advisory lock) with setTimeout and never clears a

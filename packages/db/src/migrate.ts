@@ -19,6 +19,10 @@ export async function migrate(db: Database, service: ServicePrisma): Promise<{ a
   const schema = { path: service.schemaPath, content: await readFile(service.schemaPath, "utf8") };
   const migrationsList = await readMigrations(service.migrationsDir);
   if (migrationsList.migrationDirectories.length === 0) return { applied: [] };
+  // The usual start finds everything applied: say so without loading the engine, whose WASM module costs
+  // ~30 MB of memory for the rest of the process's life.
+  const applied = await internalsOf(db).appliedMigrations();
+  if (migrationsList.migrationDirectories.every((dir) => applied.has(dir.path))) return { applied: [] };
   return internalsOf(db).migrationSession(async (factory) => {
     const out = await withEngine(factory, schema, (engine) => engine.applyMigrations({ migrationsList, filters: noFilters }));
     return { applied: out.appliedMigrationNames };

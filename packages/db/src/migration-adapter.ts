@@ -1,5 +1,5 @@
 // Adapter factories for the schema engine, mending what the stock adapters get wrong for migrations.
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import {
   DriverAdapterError,
   isDriverAdapterError,
@@ -7,7 +7,6 @@ import {
   type SqlDriverAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 
 type RunScript = (script: string) => Promise<unknown>;
 
@@ -35,6 +34,7 @@ export function scriptSafeFactory(inner: SqlDriverAdapterFactory, run: RunScript
 export function shadowFactory(): { factory: SqlMigrationAwareDriverAdapterFactory; close(): Promise<void> } {
   const opened = new Set<PGlite>();
   const open = async (): Promise<SqlDriverAdapter> => {
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
     const pglite = new PGlite("memory://");
     opened.add(pglite);
     const adapter = withScript(await new PrismaPGlite(pglite).connect(), (s) => pglite.exec(s));

@@ -2,11 +2,9 @@
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { scriptSafeFactory } from "./migration-adapter.ts";
 
 export interface DatabaseConfig {
@@ -36,7 +34,20 @@ export interface DatabaseInternals {
    * runs (in any process, for PostgreSQL).
    */
   migrationSession<T>(fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
+  /** Names recorded as finished in _prisma_migrations (none when the table does not exist yet). */
+  appliedMigrations(): Promise<Set<string>>;
 }
+
+const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
+
+const appliedNames = async (query: () => Promise<{ rows: { migration_name: string }[] }>) => {
+  try {
+    return new Set((await query()).rows.map((r) => r.migration_name));
+  } catch (error) {
+    if ((error as { code?: string }).code === "42P01") return new Set<string>(); // no table: nothing applied
+    throw error;
+  }
+};
 
 const internals = new WeakMap<Database, DatabaseInternals>();
 
@@ -67,7 +78,10 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
     throw error;
   }
   const db: Database = { kind: "postgres", adapter: new PrismaPg(pool, { schema }), close: () => pool.end() };
-  internals.set(db, { migrationSession: (fn) => postgresMigrationSession(connection, schema, fn) });
+  internals.set(db, {
+    migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
+    appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
+  });
   return db;
 }
 
@@ -107,12 +121,15 @@ async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
 async function openPGlite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true });
+  // Loaded only in the embedded mode: PGlite's module alone is tens of MB a PostgreSQL-backed service never needs.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
   let queue: Promise<unknown> = Promise.resolve();
   internals.set(db, {
+    appliedMigrations: () => appliedNames(() => pglite.query<{ migration_name: string }>(APPLIED)),
     migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
       const run = queue.then(() => fn(factory));
       queue = run.catch(() => {});
