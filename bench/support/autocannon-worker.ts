@@ -12,7 +12,7 @@ const result = await autocannon({
   ...(spec.body !== undefined ? { body: spec.body } : {}),
 });
 const figures: LoadFigures = {
-  reqPerSec: result.requests.average,
+  okPerSec: result["2xx"] / result.duration,
   p50: result.latency.p50,
   p99: result.latency.p99,
   requests: result.requests.total,

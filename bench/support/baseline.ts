@@ -19,7 +19,7 @@ export const startBaseline = async (databaseUrl: string, accountId: string) => {
   }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnServer(fileURLToPath(new URL("./baseline-server.ts", import.meta.url)), {
+  const child = spawnServer("baseline", fileURLToPath(new URL("./baseline-server.ts", import.meta.url)), {
     ...process.env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),

@@ -6,6 +6,10 @@ type Step = () => Promise<unknown>;
 const steps: Step[] = [];
 const children = new Set<ChildProcess>();
 let running: Promise<void> | undefined;
+let interrupted = false;
+
+/** True once Ctrl-C or a kill started the cleanup: what fails after that is the interruption, not a finding. */
+export const isInterrupted = () => interrupted;
 
 /** Registers an undo step; steps run last-registered first, after every child process has stopped. */
 export const onCleanup = (step: Step) => void steps.push(step);
@@ -39,6 +43,7 @@ export const cleanup = (): Promise<void> =>
 // Ctrl-C or a kill must still drop the database and stop the servers; a second Ctrl-C aborts the cleanup.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    interrupted = true;
     console.error(`\n${signal}: cleaning up…`);
     void cleanup().finally(() => process.exit(130));
   });

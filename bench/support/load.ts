@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { trackChild } from "./cleanup.ts";
 import { LOAD_CPU, pinned } from "./cpu.ts";
+import { cpuMsOf } from "./proc.ts";
 
 export interface LoadSpec {
   url: string;
@@ -13,16 +14,22 @@ export interface LoadSpec {
   duration: number;
 }
 
-/** What a phase reports; latencies in ms (autocannon records whole ms, 2xx responses only). */
+/** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
 export interface LoadFigures {
-  reqPerSec: number;
+  /** 2xx responses per second: a fast stream of 429s or 503s is no throughput. */
+  okPerSec: number;
   p50: number;
   p99: number;
   requests: number;
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** CPU time each watched server process spent per request during the measured run (ms). */
+  cpuMsPerRequest?: Record<string, number>;
 }
+
+/** Server processes whose CPU time a measured run accounts for, by name. */
+export type Watched = Record<string, number>;
 
 const worker = fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url));
 
@@ -40,8 +47,19 @@ export const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
     });
   });
 
-/** A short unmeasured run first: JIT, connection pools and PostgreSQL's caches warm up before the figures count. */
-export const measure = async (spec: LoadSpec, warmupSeconds: number): Promise<LoadFigures> => {
+/**
+ * A short unmeasured run first (JIT, connection pools and PostgreSQL's caches warm up), then the measured one,
+ * with the CPU time each watched process spent on it: on a saturated server that is where the time goes.
+ */
+export const measure = async (spec: LoadSpec, warmupSeconds: number, watched: Watched = {}): Promise<LoadFigures> => {
   if (warmupSeconds > 0) await runLoad({ ...spec, duration: warmupSeconds });
-  return runLoad(spec);
+  const cpu = () => Promise.all(Object.values(watched).map(cpuMsOf));
+  const before = await cpu();
+  const figures = await runLoad(spec);
+  const spent = (await cpu()).map((ms, i) => ms - before[i]!);
+  const perRequest = Object.keys(watched).map((name, i) => [name, Math.round((spent[i]! / figures.requests) * 100) / 100]);
+  return { ...figures, cpuMsPerRequest: Object.fromEntries(perRequest) };
 };
+
+/** Every request answered 2xx: otherwise the phase measured failures, not the path. */
+export const clean = (f: LoadFigures) => f.errors === 0 && f.timeouts === 0 && f.non2xx === 0;

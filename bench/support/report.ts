@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import type { LoadFigures } from "./load.ts";
 import { ROOT } from "./services.ts";
 
 /** --duration / --connections / --warmup; a `--` that pnpm passes through is ignored. */
@@ -24,22 +25,36 @@ export const benchOptions = () => {
   };
 };
 
-/** Left-aligned first column, the rest right-aligned. */
+/** Names (first and last column) left-aligned, figures right-aligned. */
 export const table = (rows: (string | number)[][]) => {
   const cells = rows.map((r) => r.map(String));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
-  return cells.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
+  const last = widths.length - 1;
+  const pad = (c: string, i: number) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!));
+  return cells.map((r) => r.map(pad).join("  ").trimEnd()).join("\n");
 };
+
+export const phaseTable = (phases: Record<string, LoadFigures>) =>
+  table([
+    ["phase", "2xx/s", "p50 ms", "p99 ms", "requests", "errors", "timeouts", "non-2xx", "CPU ms/request"],
+    ...Object.entries(phases).map(([name, f]) => [
+      name, fixed(f.okPerSec), f.p50, f.p99, f.requests, f.errors, f.timeouts, f.non2xx,
+      Object.entries(f.cpuMsPerRequest ?? {}).filter(([, ms]) => ms > 0).map(([p, ms]) => `${p} ${ms.toFixed(2)}`).join(", "),
+    ]),
+  ]);
 
 export interface Aim {
   what: string;
   value: string;
   aim: string;
-  met: boolean;
+  /** null: the figures behind it are not trustworthy (failed requests), so neither PASS nor MISS. */
+  met: boolean | null;
 }
 
+export const verdict = (met: boolean | null) => (met === null ? "INVALID" : met ? "PASS" : "MISS");
+
 export const aimTable = (aims: Aim[]) =>
-  table([["aim", "measured", "target", "verdict"], ...aims.map((a) => [a.what, a.value, a.aim, a.met ? "PASS" : "MISS"])]);
+  table([["aim", "measured", "target", "verdict"], ...aims.map((a) => [a.what, a.value, a.aim, verdict(a.met)])]);
 
 /** Nearest-rank percentile of a sample (ms). */
 export const percentile = (values: number[], p: number) => {

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { requestAccountKey } from "@fit/gateway";
 import { onCleanup, trackChild } from "./cleanup.ts";
 import { pinned, SERVER_CPU } from "./cpu.ts";
+import { tallyLines } from "./logs.ts";
 import { deleteNamespaceStreams, NATS_URL } from "./nats.ts";
 import { memoryOf } from "./proc.ts";
 
@@ -27,10 +28,19 @@ export const freePort = () =>
 const hex64 = () => randomBytes(32).toString("hex");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Spawns `node --import tsx <entry>` on the server CPU; its output is ours, so warnings show. */
-export const spawnServer = (entry: string, env: NodeJS.ProcessEnv): ChildProcess => {
-  const [command, args] = pinned(SERVER_CPU, process.execPath, ["--import", "tsx", entry]);
-  return trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env }));
+/**
+ * Extra node flags for the servers, to look at where time goes without editing anything, e.g.
+ * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (node refuses --cpu-prof in NODE_OPTIONS).
+ */
+const extraNodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
+
+/** Spawns `node --import tsx <entry>` on the server CPU. */
+export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess => {
+  const [command, args] = pinned(SERVER_CPU, process.execPath, [...extraNodeArgs, "--import", "tsx", entry]);
+  const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
+  tallyLines(name, child.stdout);
+  tallyLines(name, child.stderr);
+  return child;
 };
 
 /** Polls /readyz until it answers 200; fails at once if the process dies, and after `timeoutMs` anyway. */
@@ -38,7 +48,7 @@ export const waitReady = async (name: string, url: string, child: ChildProcess, 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start-up`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
     if (ok) return;
     await sleep(200);
   }
@@ -70,17 +80,20 @@ export const startPlatform = async (databaseUrl: string) => {
     BODY_METRICS_URL: urlOf("body-metrics"),
     NUTRITION_URL: urlOf("nutrition"),
     PUBLIC_URL: urlOf("gateway"),
+    // One account drives all the load: the per-account limit (600/min by default) would turn it into 429s.
+    RATE_LIMIT_PER_MINUTE: "1000000000",
   };
   const services = NAMES.map((name) => ({
     name,
     url: urlOf(name),
-    child: spawnServer(`services/${name}/src/main.ts`, { ...shared, PORT: String(ports[name]) }),
+    child: spawnServer(name, `services/${name}/src/main.ts`, { ...shared, PORT: String(ports[name]) }),
   }));
   await Promise.all(services.map((s) => waitReady(s.name, s.url, s.child)));
 
   return {
     gatewayUrl: urlOf("gateway"),
     namespace,
+    pids: Object.fromEntries(services.map((s) => [s.name, s.child.pid ?? -1])),
     /** A new account and a full-access key, from the gateway's admin socket (what create-key uses). */
     account: async (label: string) => {
       const email = `${label}-${randomBytes(3).toString("hex")}@bench.example.com`;

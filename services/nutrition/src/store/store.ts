@@ -141,6 +141,14 @@ export const createStore = (db: Database) => {
           WHERE account_targets.as_of <= EXCLUDED.as_of`;
     },
 
+    /** Days still marked pending long after their write: their event was lost (or is stuck) on the way. */
+    async stalePendingDays(olderThan: Date) {
+      return prisma.pendingDay.findMany({
+        where: { createdAt: { lt: olderThan } },
+        select: { accountId: true, date: true, eventId: true },
+      });
+    },
+
     /** Days whose stored total differs from the sum of their items: what a reconciliation pass repairs. */
     async mismatchedDays() {
       const rows = await prisma.$queryRaw<{ account_id: string; date: string }[]>`
