@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -7,17 +6,8 @@ import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
 import { buildGateway, gatewayEnv, requestAccountKey } from "@fit/gateway";
 import { buildNutrition, nutritionEnv } from "@fit/nutrition";
 import { loadConfig } from "@fit/service-kit";
-import { createTestDatabase, uniqueTag } from "@fit/testing";
+import { createTestDatabase, freePort, uniqueTag } from "@fit/testing";
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 export interface SystemOptions {
   databaseUrl: string;

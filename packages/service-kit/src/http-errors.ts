@@ -9,6 +9,8 @@ const fastifyCodes: Record<string, [ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["validation", "content length does not match the body"],
   FST_ERR_CTP_EMPTY_JSON_BODY: ["validation", "body must not be empty"],
   FST_ERR_CTP_INVALID_JSON_BODY: ["validation", "body is not valid JSON"],
+  // The caller hung up while a forwarded request was under way: nobody is left to answer, and it is no fault.
+  UND_ERR_ABORTED: ["unavailable", "request aborted"],
 };
 
 /** Errors raised by plugins (proxy, rate limit) carry only a status; keep its meaning, not its text. */

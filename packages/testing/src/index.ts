@@ -1,2 +1,3 @@
 export * from "./infrastructure.ts";
 export * from "./databases.ts";
+export * from "./ports.ts";
