@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createSigner } from "fast-jwt";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
@@ -29,6 +30,12 @@ describe("internal assertion", () => {
     expect(await verifyAssertion(secret, token)).toEqual(caller);
     await expect(verifyAssertion("x".repeat(40), token)).rejects.toMatchObject({ code: "unauthenticated" });
     await expect(verifyAssertion(secret, "a.b.c")).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+
+  it("refuses an assertion older than its 60-second lifetime", async () => {
+    const stale = createSigner({ key: secret, algorithm: "HS256", iss: "fit-gateway", aud: "fit-services", expiresIn: 60_000, clockTimestamp: Date.now() - 61_000 });
+    const token = stale({ sub: caller.accountId, email: caller.email, scopes: null });
+    await expect(verifyAssertion(secret, token)).rejects.toMatchObject({ code: "unauthenticated" });
   });
 });
 

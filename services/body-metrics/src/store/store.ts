@@ -1,4 +1,4 @@
-import { bodyMetricsEvents, outboxRow, type MeasurementSite } from "@fit/contracts";
+import { bodyMetricsEvents, MeasurementSite, outboxRow } from "@fit/contracts";
 import { createOutboxSource, ping, type Database } from "@fit/db";
 import { PrismaClient } from "./generated/client.ts";
 import { keysetWhere, newestFirst, type RangePage } from "./keyset.ts";
@@ -118,11 +118,19 @@ export const createStore = (db: Database) => {
       return rows.map((m) => ({ id: m.id, site: m.site as MeasurementSite, valueCm: m.valueCm, ts: m.ts.getTime(), createdAt: m.createdAt.getTime() }));
     },
 
-    /** One row per site, its newest value: DISTINCT ON walks the (account, site, ts) index, not the history. */
+    /**
+     * One row per site, its newest value: one index probe per site (LATERAL … LIMIT 1), so the cost stays the
+     * same however long the history grows (DISTINCT ON would walk every measurement of the account).
+     */
     async latestMeasurements(accountId: string) {
       const rows = await prisma.$queryRaw<{ site: string; value_cm: number; ts: Date }[]>`
-        SELECT DISTINCT ON (site) site, value_cm, ts FROM measurement
-        WHERE account_id = ${accountId}::uuid ORDER BY site, ts DESC, id DESC`;
+        SELECT s.site, m.value_cm, m.ts
+        FROM unnest(${MeasurementSite.options}::text[]) AS s(site)
+        CROSS JOIN LATERAL (
+          SELECT value_cm, ts FROM measurement
+          WHERE account_id = ${accountId}::uuid AND site = s.site
+          ORDER BY ts DESC, id DESC LIMIT 1
+        ) m`;
       return rows.map((r) => ({ site: r.site as MeasurementSite, valueCm: r.value_cm, ts: r.ts.getTime() }));
     },
 

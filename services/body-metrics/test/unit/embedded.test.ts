@@ -43,6 +43,15 @@ describe("body-metrics in the embedded mode", () => {
     expect(list.json().items).toEqual([expect.objectContaining({ id: logged.json().id, weightKg: 77.7 })]);
     const summary = await bus.request(bodyMetricsBus.weightSummary, { accountId: caller.accountId, date: "2026-11-22" });
     expect(summary).toMatchObject({ latestKg: 77.7, trend: [{ ts, kg: 77.7 }] });
+    for (const [site, valueCm, at] of [["waist", 90, ts - 1000], ["waist", 80, ts], ["shoulders", 120, ts]] as const) {
+      await second.inject({ method: "POST", url: "/api/measurements", headers, payload: { site, valueCm, ts: at } });
+    }
+    const latest = await bus.request(bodyMetricsBus.measurementsLatest, { accountId: caller.accountId });
+    expect(latest.shoulderToWaist).toBe(1.5);
+    expect(latest.measurementsLatest).toEqual(
+      expect.arrayContaining([{ site: "waist", valueCm: 80, ts }, { site: "shoulders", valueCm: 120, ts }]),
+    );
+    expect(latest.measurementsLatest).toHaveLength(2);
     await second.close();
   });
 
