@@ -1,7 +1,7 @@
 // pnpm bench:dashboard [--duration 10] [--connections 50] [--warmup 2]
 // GET /api/dashboard through the gateway of the multi-process platform for an empty account and for one with
 // two years of history, then how long a food write's event takes to reach other consumers.
-import { cleanup, isInterrupted } from "./support/cleanup.ts";
+import { runBenchmark } from "./support/cleanup.ts";
 import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
 import { lagTable, measureEventLag } from "./support/event-lag.ts";
@@ -33,7 +33,7 @@ const setTargets = async (platform: Platform, key: string) => {
   if (!res.ok) throw new Error(`PUT /api/targets answered ${res.status} ${await res.text()}`);
 };
 
-try {
+await runBenchmark(async () => {
   console.log(`dashboard: ${opts.connections} connections, ${opts.duration} s per phase after ${opts.warmup} s warm-up; ${pinning}`);
   const db = await createBenchDatabase();
   const platform = await startPlatform(db.url);
@@ -105,11 +105,4 @@ try {
 
   const file = await writeResults("dashboard", { at: new Date().toISOString(), options: opts, pinning, date, seeded, phases, aims, eventLag: lag, memory });
   console.log(`\nresults: ${file}`);
-} catch (error) {
-  if (!isInterrupted()) {
-    console.error(error);
-    process.exitCode = 1;
-  }
-} finally {
-  await cleanup();
-}
+});

@@ -3,7 +3,7 @@
 // bare Fastify + pg baseline measured in the same run: absolute figures drift between runs, ratios much less.
 import type pg from "pg";
 import { startBaseline } from "./support/baseline.ts";
-import { cleanup, isInterrupted } from "./support/cleanup.ts";
+import { runBenchmark } from "./support/cleanup.ts";
 import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
@@ -47,7 +47,7 @@ const levelTables = async (client: pg.Client, accountId: string) => {
   return { postedRows: before, rowsForGet: target, outboxBacklog, outboxDrainMs: drainMs };
 };
 
-try {
+await runBenchmark(async () => {
   console.log(`weight: ${opts.connections} connections, ${opts.duration} s per phase after ${opts.warmup} s warm-up; ${pinning}`);
   const db = await createBenchDatabase();
   const platform = await startPlatform(db.url);
@@ -114,11 +114,4 @@ try {
 
   const file = await writeResults("weight", { at: new Date().toISOString(), options: opts, pinning, tables, phases, aims, memory: { idle, after } });
   console.log(`\nresults: ${file}`);
-} catch (error) {
-  if (!isInterrupted()) {
-    console.error(error);
-    process.exitCode = 1;
-  }
-} finally {
-  await cleanup();
-}
+});

@@ -48,3 +48,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     void cleanup().finally(() => process.exit(130));
   });
 }
+
+/** Runs a benchmark's body, reports a failure (unless it was an interruption) and always cleans up. */
+export const runBenchmark = async (body: () => Promise<void>): Promise<void> => {
+  try {
+    await body();
+  } catch (error) {
+    if (!isInterrupted()) {
+      console.error(error);
+      process.exitCode = 1;
+    }
+  } finally {
+    await cleanup();
+  }
+};

@@ -3,6 +3,7 @@
 //   node --import tsx packages/db/src/cli.ts deploy --service services/<name> [--schema <pg schema>] [--data-dir <dir>]
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { loadCliConfig } from "./cli-config.ts";
 import { migrate } from "./migrate.ts";
 import { newMigration } from "./new-migration.ts";
 import { openDatabase } from "./open.ts";
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
     const folder = await newMigration(prisma, values.name);
     console.log(folder ? `wrote ${path.relative(process.cwd(), folder)}` : "no changes");
   } else {
-    const url = process.env.DATABASE_URL || undefined;
+    const url = loadCliConfig().DATABASE_URL;
     const schema = values.schema ?? service.replace(/-/g, "_");
     const dataDir = path.resolve(values["data-dir"] ?? path.join("data", service));
     const db = await openDatabase({ url, schema, dataDir, poolSize: 2 });

@@ -1,9 +1,4 @@
-import { z } from "zod";
-
-const TelemetryEnv = z.object({
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  OTEL_SERVICE_NAME: z.string().optional(),
-});
+import { loadTelemetryConfig } from "./config.ts";
 
 let started: Promise<{ shutdown(): Promise<void> } | null> | undefined;
 
@@ -12,9 +7,8 @@ let started: Promise<{ shutdown(): Promise<void> } | null> | undefined;
  * endpoint is configured. Without one nothing is loaded, so the embedded default stays light.
  * Call it first thing in main.ts.
  */
-export const startTelemetry = (service: string, env: NodeJS.ProcessEnv = process.env) => {
+export const startTelemetry = (service: string, config = loadTelemetryConfig()) => {
   started ??= (async () => {
-    const config = TelemetryEnv.parse(env);
     if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return null;
     const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
       import("@opentelemetry/sdk-node"),

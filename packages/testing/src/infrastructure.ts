@@ -1,5 +1,6 @@
 import net from "node:net";
 import { getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
+import { loadTestConfig, type TestConfig } from "./config.ts";
 
 /**
  * Where integration tests find PostgreSQL and NATS (architecture.md, Tests): the URLs named by
@@ -53,16 +54,16 @@ const startContainers = async () => {
   };
 };
 
-export const findInfrastructure = async (env: NodeJS.ProcessEnv = process.env): Promise<Infrastructure> => {
-  if (env["TEST_DATABASE_URL"] && env["TEST_NATS_URL"]) {
-    return { databaseUrl: env["TEST_DATABASE_URL"], natsUrl: env["TEST_NATS_URL"], stop: async () => {} };
+export const findInfrastructure = async (config: TestConfig = loadTestConfig()): Promise<Infrastructure> => {
+  if (config.TEST_DATABASE_URL && config.TEST_NATS_URL) {
+    return { databaseUrl: config.TEST_DATABASE_URL, natsUrl: config.TEST_NATS_URL, stop: async () => {} };
   }
   if (await containerRuntimeAnswers()) return startContainers();
   const [pg, nats] = await Promise.all([reachable("127.0.0.1", 5432), reachable("127.0.0.1", 4222)]);
   if (pg && nats) {
     return {
-      databaseUrl: env["TEST_DATABASE_URL"] ?? LOCAL_POSTGRES,
-      natsUrl: env["TEST_NATS_URL"] ?? LOCAL_NATS,
+      databaseUrl: config.TEST_DATABASE_URL ?? LOCAL_POSTGRES,
+      natsUrl: config.TEST_NATS_URL ?? LOCAL_NATS,
       stop: async () => {},
     };
   }
