@@ -1,4 +1,4 @@
-// Resolves `Authorization: Bearer <API key>` to its account, read-only, in one database query.
+// Resolves `Authorization: Bearer <API key>` to its account, read-only, in one database statement.
 //
 // Why not auth.api.verifyApiKey: in database storage mode @better-auth/api-key 1.7.5 writes the key row on
 // every successful verify (lastRequest, then updatedAt: two UPDATEs after its SELECT, even with rate limiting
@@ -10,6 +10,7 @@ import { z } from "zod";
 import { AppError } from "@fit/contracts";
 import type { Caller } from "@fit/service-kit";
 import type { PrismaClient } from "../store/generated/client.ts";
+import { findApiKey } from "../store/identity-store.ts";
 import { API_KEY_PREFIX } from "./auth.ts";
 
 // The plugin's default generator: the prefix and 64 ASCII letters. Anything else is refused unread.
@@ -29,22 +30,12 @@ export function bearerKey(authorization: string): string {
 }
 
 export async function resolveApiKey(prisma: PrismaClient, key: string, now = Date.now()): Promise<Caller> {
-  const row = await prisma.apikey.findUnique({
-    where: { key: await defaultKeyHasher(key) },
-    select: {
-      enabled: true,
-      expiresAt: true,
-      remaining: true,
-      refillAmount: true,
-      permissions: true,
-      user: { select: { id: true, email: true } },
-    },
-  });
+  const row = await findApiKey(prisma, await defaultKeyHasher(key));
   if (!row) throw unauthenticated("is not valid (unknown or revoked)");
   if (row.enabled === false) throw unauthenticated("is disabled");
   if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
   if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
-  return { accountId: row.user.id, email: row.user.email, scopes: scopesOf(row.permissions) };
+  return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions) };
 }
 
 function scopesOf(permissions: string | null): string[] | null {
