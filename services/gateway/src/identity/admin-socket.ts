@@ -2,8 +2,9 @@
 // Why: embedded PGlite is single-process, so while the gateway runs the create-key CLI cannot open the
 // database; it asks the running gateway through this socket instead. One route: POST /account-keys.
 import { existsSync } from "node:fs";
-import { chmod, unlink } from "node:fs/promises";
+import { chmod, mkdir, unlink } from "node:fs/promises";
 import http from "node:http";
+import { dirname } from "node:path";
 import net from "node:net";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
@@ -27,6 +28,8 @@ export interface AdminSocketOptions {
 }
 
 export async function startAdminSocket({ path, identity, logger }: AdminSocketOptions): Promise<{ close(): Promise<void> }> {
+  // With PostgreSQL nothing else creates DATA_DIR; the socket's folder is the owner's alone.
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await removeStaleSocket(path);
   const server = http.createServer((req, res) => {
     handle(req, identity)
