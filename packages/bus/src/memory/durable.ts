@@ -81,9 +81,11 @@ export class Durable {
       if (!job) break;
       this.start(member, job.event, job.deliveries + 1);
     }
-    // A retry already due waits for a member to finish, which pumps again; only a future one needs the timer.
+    // A future retry needs the timer. So does one that became due just now while a member is idle (the clock
+    // ticked past it between takeDue() and here); a due one waiting for a busy member is pumped when it finishes.
     const next = Math.min(...this.retries.map((r) => r.dueAt));
-    if (this.members.length > 0 && next > Date.now() && next !== Infinity) this.wakeAt(next);
+    const idle = this.members.some((m) => !m.busy);
+    if (next !== Infinity && this.members.length > 0 && (next > Date.now() || idle)) this.wakeAt(next);
   }
 
   private idleMember(): Member | undefined {
