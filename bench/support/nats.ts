@@ -8,24 +8,6 @@ const nats = createRequire(import.meta.resolve("@fit/bus"))("nats") as typeof Na
 
 export const NATS_URL = process.env["BENCH_NATS_URL"] ?? "nats://127.0.0.1:4222";
 
-const withConnection = async <T>(fn: (nc: Nats.NatsConnection) => Promise<T>): Promise<T> => {
-  const nc = await nats.connect({ servers: NATS_URL, name: "bench" });
-  try {
-    return await fn(nc);
-  } finally {
-    await nc.close();
-  }
-};
-
-/** The services create `<namespace>_<STREAM>` streams; a benchmark run leaves none behind. */
-export const deleteNamespaceStreams = (namespace: string) =>
-  withConnection(async (nc) => {
-    const jsm = await nc.jetstreamManager();
-    const names: string[] = [];
-    for await (const name of jsm.streams.names()) if (name.startsWith(`${namespace}_`)) names.push(name);
-    for (const name of names) await jsm.streams.delete(name);
-  });
-
 export interface Arrival {
   /** performance.now() when this process received the event. */
   receivedAt: number;

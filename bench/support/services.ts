@@ -8,13 +8,13 @@ import { requestAccountKey } from "@fit/gateway";
 import { onCleanup, trackChild } from "./cleanup.ts";
 import { pinned, SERVER_CPU } from "./cpu.ts";
 import { tallyLines } from "./logs.ts";
-import { deleteNamespaceStreams, NATS_URL } from "./nats.ts";
+import { NATS_URL } from "./nats.ts";
 import { memoryOf } from "./proc.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const NAMES = ["body-metrics", "nutrition", "gateway"] as const;
 
-import { freePort } from "@fit/testing";
+import { deleteNamespaceStreams, freePort } from "@fit/testing";
 
 export { freePort };
 
@@ -56,7 +56,7 @@ export const startPlatform = async (databaseUrl: string) => {
   const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
   onCleanup(() => rm(dataDir, { recursive: true, force: true }));
   const namespace = `bench${randomBytes(4).toString("hex")}`;
-  onCleanup(() => deleteNamespaceStreams(namespace));
+  onCleanup(() => deleteNamespaceStreams(NATS_URL, namespace));
 
   const ports = { "body-metrics": await freePort(), nutrition: await freePort(), gateway: await freePort() };
   const urlOf = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;

@@ -6,7 +6,7 @@ import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
 import { buildGateway, gatewayEnv, requestAccountKey } from "@fit/gateway";
 import { buildNutrition, nutritionEnv } from "@fit/nutrition";
 import { loadConfig } from "@fit/service-kit";
-import { createTestDatabase, freePort, uniqueTag } from "@fit/testing";
+import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
 
 
 export interface SystemOptions {
@@ -61,6 +61,7 @@ export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: Sys
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close()]);
       await database.drop();
+      await deleteNamespaceStreams(natsUrl, env.NATS_NAMESPACE);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,3 +1,4 @@
 export * from "./infrastructure.ts";
 export * from "./databases.ts";
 export * from "./ports.ts";
+export * from "./streams.ts";
