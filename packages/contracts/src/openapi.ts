@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { authPaths } from "./auth-paths.ts";
 import { ErrorEnvelope } from "./errors.ts";
 import { operationList, toOpenApiPath, type Operation } from "./operations.ts";
 import { scopes } from "./scopes.ts";
@@ -79,12 +80,10 @@ const publicPaths: ZodOpenApiPathsObject = {
 export interface OpenApiOptions {
   version: string;
   serverUrl?: string;
-  /** Extra paths documented by the gateway itself (sign-in and the like). */
-  extraPaths?: ZodOpenApiPathsObject;
 }
 
-export const buildOpenApiDocument = ({ version, serverUrl, extraPaths = {} }: OpenApiOptions) => {
-  const paths: ZodOpenApiPathsObject = { ...publicPaths, ...extraPaths };
+export const buildOpenApiDocument = ({ version, serverUrl }: OpenApiOptions) => {
+  const paths: ZodOpenApiPathsObject = { ...publicPaths, ...authPaths };
   for (const op of operationList) {
     const path = toOpenApiPath(op.path);
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: toOperation(op) };

@@ -19,9 +19,9 @@ export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; b
       prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
       createStore,
       register: async (context) => {
-        weightRoutes(context.app, context);
-        measurementRoutes(context.app, context);
-        targetRoutes(context.app, context);
+        weightRoutes(context);
+        measurementRoutes(context);
+        targetRoutes(context);
         return serveBodyMetricsQueries(context.bus, context.store);
       },
     },

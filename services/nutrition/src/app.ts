@@ -20,8 +20,8 @@ export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?:
       prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
       createStore,
       register: async (context) => {
-        itemRoutes(context.app, context);
-        totalRoutes(context.app, context);
+        itemRoutes(context);
+        totalRoutes(context);
         return [
           ...serveNutritionQueries(context.bus, context.store),
           ...(await subscribeNutritionEvents(context.bus, context.store)),

@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import {
-  AgentRequest, buildOpenApiDocument, FoodItemCreate, isCalendarDate, operationList, toOpenApiPath,
+  AgentRequest, authRoutes, buildOpenApiDocument, FoodItemCreate, isCalendarDate, operationList, toOpenApiPath,
   WeightCreate, WeightEdit, WorkoutDescribe,
 } from "../../src/index.ts";
 
@@ -66,6 +66,12 @@ describe("OpenAPI document", () => {
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("1.2.3");
+  });
+
+  it("describes every sign-in route the gateway mounts", () => {
+    for (const { method, path } of authRoutes) {
+      expect(document.paths?.[path]?.[method.toLowerCase() as "get"], `${method} ${path}`).toBeDefined();
+    }
   });
 
   it("describes every contract operation with its error envelope", () => {

@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, created, operations } from "@fit/contracts";
-import { decodeCursor, serveOperation, toPage, type HttpApp } from "@fit/service-kit";
-import type { ServiceContext } from "@fit/service-kit";
+import { decodeCursor, serveOperation, toPage, type ServiceContext } from "@fit/service-kit";
 import type { Store } from "../store/store.ts";
 
-type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
-
-export const measurementRoutes = (app: HttpApp, { store }: RouteDeps) => {
+export const measurementRoutes = ({ app, store }: ServiceContext<Store>) => {
   serveOperation(app, operations.logMeasurement, async ({ body, caller }) => {
     const id = randomUUID();
     await store.addMeasurement({ id, accountId: caller.accountId, site: body.site, valueCm: body.valueCm, ts: body.ts ?? Date.now() });

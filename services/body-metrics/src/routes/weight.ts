@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, created, operations } from "@fit/contracts";
-import { decodeCursor, serveOperation, toPage, type HttpApp } from "@fit/service-kit";
-import type { ServiceContext } from "@fit/service-kit";
+import { decodeCursor, serveOperation, toPage, type ServiceContext } from "@fit/service-kit";
 import type { Store } from "../store/store.ts";
-
-type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
 
 const notFound = () => new AppError("not_found", "weight reading not found");
 
-export const weightRoutes = (app: HttpApp, { store, relay }: RouteDeps) => {
+export const weightRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   serveOperation(app, operations.logWeight, async ({ body, caller }) => {
     const id = randomUUID();
     await store.addReading({

@@ -50,5 +50,6 @@ export const authorize = ({ assertionSecret, findOperation }: {
       void reply.header("www-authenticate", insufficientScopeHeader(op.scope));
       throw new AppError("forbidden", `this credential lacks the ${op.scope} scope`);
     }
-    request.assertion = await signAssertion(assertionSecret, request.caller);
+    // Only a forwarded request needs the assertion; the gateway's own routes already know the caller.
+    if (op.service !== "gateway") request.assertion = await signAssertion(assertionSecret, request.caller);
   };

@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, operations } from "@fit/contracts";
-import { serveOperation, type HttpApp } from "@fit/service-kit";
-import type { ServiceContext } from "@fit/service-kit";
+import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import type { Store } from "../store/store.ts";
-
-type RouteDeps = Pick<ServiceContext<Store>, "store" | "relay">;
 
 const notFound = () => new AppError("not_found", "food item not found");
 
-export const itemRoutes = (app: HttpApp, { store, relay }: RouteDeps) => {
+export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   serveOperation(app, operations.logFoodItem, async ({ body, caller }) => {
     const item = await store.addItem({ ...body, id: randomUUID(), accountId: caller.accountId });
     relay.kick();

@@ -24,13 +24,14 @@ const markChanged = async (tx: Tx, accountId: string, dates: string[], event: Re
   await tx.outboxEvent.create({ data: event });
 };
 
-const sumDay = async (client: Tx | PrismaClient, accountId: string, date: string): Promise<DayTotal | null> => {
+/** The day's sums and item count, or null for a day without items. */
+const sumDay = async (client: Tx | PrismaClient, accountId: string, date: string) => {
   const { _sum, _count } = await client.foodItem.aggregate({
     where: { accountId, date },
     _sum: { kcal: true, proteinG: true },
     _count: true,
   });
-  return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0 };
+  return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0, itemCount: _count };
 };
 
 /** The only place that talks to the database. Every query is scoped by account. */
@@ -88,12 +89,11 @@ export const createStore = (db: Database) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`;
         const total = await sumDay(tx, accountId, date);
         if (total) {
-          const values = { kcal: total.kcal, proteinG: total.proteinG, updatedAt: new Date() };
-          const itemCount = await tx.foodItem.count({ where: { accountId, date } });
+          const values = { kcal: total.kcal, proteinG: total.proteinG, itemCount: total.itemCount, updatedAt: new Date() };
           await tx.dailyTotal.upsert({
             where: { accountId_date: { accountId, date } },
-            create: { accountId, date, ...values, itemCount },
-            update: { ...values, itemCount },
+            create: { accountId, date, ...values },
+            update: values,
           });
         } else {
           await tx.dailyTotal.deleteMany({ where: { accountId, date } });

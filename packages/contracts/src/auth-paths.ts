@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { ErrorEnvelope, MagicLinkRequest, MagicLinkVerifyQuery, SessionView } from "@fit/contracts";
+import { MagicLinkRequest, MagicLinkVerifyQuery, SessionView } from "./auth.ts";
+import { ErrorEnvelope } from "./errors.ts";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
 const tags = ["Sign-in"];
 
-/** OpenAPI entries for the better-auth routes the gateway mounts (see routes/auth.ts). */
+/** OpenAPI entries for the better-auth routes the gateway mounts (`authRoutes`). */
 export const authPaths: ZodOpenApiPathsObject = {
   "/api/auth/sign-in/magic-link": {
     post: {
