@@ -28,7 +28,7 @@ export function scriptSafeFactory(inner: SqlDriverAdapterFactory, run: RunScript
 
 /**
  * In-memory PGlites for the main and the shadow connection of `migrations new`: diffing needs no real
- * database, and @prisma/adapter-pg's shadow support is broken (see shared/notes/toolchain.md).
+ * database, and @prisma/adapter-pg's shadow support is broken (see packages/db/README.md).
  * close() is needed: the engine never disposes its main connection, and an open PGlite keeps node alive.
  */
 export function shadowFactory(): { factory: SqlMigrationAwareDriverAdapterFactory; close(): Promise<void> } {

@@ -26,10 +26,6 @@ export interface OutboxOptions {
   maxWaitMs?: number;
 }
 
-// Prisma keeps DateTime columns as timestamp without time zone holding UTC; now() alone would store the
-// session's local time wherever TimeZone is not UTC.
-const utcNow = "(now() AT TIME ZONE 'UTC')";
-
 // created_at then id: a stable order, so a retried batch goes out in the order it first did.
 const claimSql = `SELECT id::text AS id, subject, payload FROM outbox_event
   WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
@@ -50,7 +46,7 @@ export function createOutboxSource(client: TransactionalClient, options: OutboxO
           await tx.$executeRawUnsafe(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id IN (${uuidList(ids)})`, ...ids);
           return { claimed: rows.length, error };
         }
-        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = ${utcNow} WHERE id IN (${uuidList(ids)})`, ...ids);
+        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = now() WHERE id IN (${uuidList(ids)})`, ...ids);
         return { claimed: rows.length };
       }, txOptions);
       if ("error" in outcome) throw outcome.error;
@@ -65,7 +61,7 @@ export function createOutboxSource(client: TransactionalClient, options: OutboxO
       if (!(olderThanMs >= 0)) throw new RangeError(`olderThanMs must be >= 0, got ${olderThanMs}`);
       // The database's clock on both sides of the comparison, as sent_at was set from it.
       return client.$executeRawUnsafe(
-        `DELETE FROM outbox_event WHERE sent_at < ${utcNow} - make_interval(secs => $1::float8 / 1000)`,
+        `DELETE FROM outbox_event WHERE sent_at < now() - make_interval(secs => $1::float8 / 1000)`,
         olderThanMs,
       );
     },

@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import { PrismaClient } from "./fixture/generated/client.ts";
 import type { Database, ServicePrisma } from "../src/index.ts";
 
-export const fixtureDir = fileURLToPath(new URL("./fixture", import.meta.url));
+const fixtureDir = fileURLToPath(new URL("./fixture", import.meta.url));
 
-export function prismaFiles(serviceDir: string): ServicePrisma {
+function prismaFiles(serviceDir: string): ServicePrisma {
   return {
     schemaPath: path.join(serviceDir, "prisma", "schema.prisma"),
     migrationsDir: path.join(serviceDir, "prisma", "migrations"),
