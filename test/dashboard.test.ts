@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 let system: System;
 
+// A short deadline, so a service that does not answer fails the dashboard fast.
+const DASHBOARD_ENV = { DASHBOARD_TIMEOUT_MS: "500" };
+
 beforeAll(async () => {
-  system = await startSystem({
-    databaseUrl: inject("databaseUrl"),
-    natsUrl: inject("natsUrl"),
-    env: { DASHBOARD_TIMEOUT_MS: "500" },
-  });
+  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: DASHBOARD_ENV });
 });
 afterAll(() => system?.stop());
 
@@ -71,8 +70,11 @@ describe("GET /api/dashboard", () => {
   });
 
   it("answers 503 in the envelope when a service does not answer", async () => {
-    const api = client(system.url, (await system.account()).key);
-    await system.apps.nutrition.close();
+    // A system of its own: stopping a service of the file's shared one would break every test after this one.
+    const own = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: DASHBOARD_ENV });
+    onTestFinished(() => own.stop());
+    const api = client(own.url, (await own.account()).key);
+    await own.apps.nutrition.close();
     const started = Date.now();
     const response = await api.get("/api/dashboard");
     expect(response.status).toBe(503);

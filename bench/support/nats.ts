@@ -1,10 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createRequire } from "node:module";
-import type * as Nats from "../../packages/bus/node_modules/nats/lib/src/mod.js";
-
-// `nats` is a dependency of @fit/bus, not of the root package (whose dependencies bench leaves alone):
-// load the bus's own copy, so the client is the very one the services use.
-const nats = createRequire(import.meta.resolve("@fit/bus"))("nats") as typeof Nats;
+import { AckPolicy, connect, DeliverPolicy } from "nats";
 
 export const NATS_URL = process.env["BENCH_NATS_URL"] ?? "nats://127.0.0.1:4222";
 
@@ -20,15 +15,15 @@ export interface Arrival {
  * other consumer could, independently of how fast the service's own projection applies it.
  */
 export const watchEvents = async (namespace: string, stream: string, subject: string, keyOf: (data: unknown) => string) => {
-  const nc = await nats.connect({ servers: NATS_URL, name: "bench-event-lag" });
+  const nc = await connect({ servers: NATS_URL, name: "bench-event-lag" });
   const jsm = await nc.jetstreamManager();
   const streamName = `${namespace}_${stream}`;
   const durable = `bench-lag-${randomBytes(3).toString("hex")}`;
   await jsm.consumers.add(streamName, {
     durable_name: durable,
     filter_subject: `${namespace}.${subject}`,
-    ack_policy: nats.AckPolicy.Explicit,
-    deliver_policy: nats.DeliverPolicy.New,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.New,
   });
   const messages = await (await nc.jetstream().consumers.get(streamName, durable)).consume({ max_messages: 64 });
   // An event can arrive before the write's HTTP reply does, so arrivals wait here for their reader.

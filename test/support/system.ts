@@ -2,14 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
-import { buildGateway, gatewayEnv, requestAccountKey } from "@fit/gateway";
-import { buildNutrition, nutritionEnv } from "@fit/nutrition";
-import { loadConfig } from "@fit/service-kit";
+import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
+import { adminSocketPath, buildGateway, loadGatewayConfig, requestAccountKey } from "@fit/gateway";
+import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
 
 
-export interface SystemOptions {
+interface SystemOptions {
   databaseUrl: string;
   natsUrl: string;
   env?: Record<string, string>;
@@ -35,14 +34,14 @@ export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: Sys
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...extra,
   };
-  const bodyMetrics = await buildBodyMetrics({ config: loadConfig(bodyMetricsEnv, env) });
-  const nutrition = await buildNutrition({ config: loadConfig(nutritionEnv, env) });
+  const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env) });
+  const nutrition = await buildNutrition({ config: loadNutritionConfig(env) });
   const services = {
     bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
     nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
   };
   const gateway = await buildGateway({
-    config: loadConfig(gatewayEnv, { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition }),
+    config: loadGatewayConfig({ ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition }),
   });
   const url = await gateway.listen({ host: "127.0.0.1", port });
 
@@ -53,7 +52,7 @@ export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: Sys
     apps: { gateway, bodyMetrics, nutrition },
     /** A new account and a key for it (full access unless scopes are given). */
     account: async (scopes?: string[]) => {
-      const issued = await requestAccountKey(join(dataDir, "gateway-admin.sock"), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});
+      const issued = await requestAccountKey(adminSocketPath(dataDir), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});
       if (!issued) throw new Error("the gateway's admin socket did not answer");
       return issued;
     },

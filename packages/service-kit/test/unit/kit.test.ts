@@ -68,8 +68,19 @@ describe("service app", () => {
     const invalid = await app.inject({ method: "POST", url: "/api/echo", headers: await headers(), payload: { n: 4 } });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toEqual({ error: "n must be at most 3" });
-    const missing = await app.inject({ method: "GET", url: "/nope" });
+    const missing = await app.inject({ method: "GET", url: "/nope", headers: await headers() });
+    expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: "not found" });
+  });
+
+  it("asks for the assertion on every route but the health probes, an unknown one or a re-spelled one included", async () => {
+    const app = build();
+    for (const url of ["/nope", "/api/echo", "//api/echo", "/%61pi/echo", "/API/echo"]) {
+      const response = await app.inject({ method: "POST", url, payload: { n: 1 } });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json()).toEqual({ error: "missing internal assertion" });
+    }
+    for (const url of ["/healthz", "/readyz"]) expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(200);
   });
 
   it("reports not ready with 503 while a dependency fails, and live all the same", async () => {
@@ -84,15 +95,19 @@ describe("service app", () => {
 
   it("finishes an in-flight request when closed, then refuses new connections", async () => {
     const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
+    let arrived!: () => void;
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     app.get("/api/slow", async () => {
+      arrived();
       await gate;
       return { done: true };
     });
     const url = await app.listen({ host: "127.0.0.1", port: 0 });
     const inFlight = fetch(`${url}/api/slow`, { headers: await headers() });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closing before the request has reached its handler would test a refused request, not an in-flight one.
+    await Promise.race([inHandler, inFlight.then((r) => Promise.reject(new Error(`answered ${r.status} before reaching the handler`)))]);
     const closing = app.close();
     release();
     const response = await inFlight;
