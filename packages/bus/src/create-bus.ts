@@ -5,7 +5,7 @@ import { withNamespace } from "./namespace.ts";
 import type { Bus, Logger } from "./types.ts";
 
 export interface BusConfig {
-  /** Unset: the in-process bus (rule 7). */
+  /** Unset: the in-process bus (docs/decisions/0003-embedded-pglite-and-in-process-bus.md). */
   natsUrl?: string | undefined;
   /** The service name; names the NATS connection. */
   name: string;

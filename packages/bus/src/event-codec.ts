@@ -40,7 +40,7 @@ export const encodeEvent = (subject: string, envelope: EventEnvelope): string =>
 export type Outcome = { kind: "ack" } | { kind: "retry"; delayMs: number } | { kind: "drop" };
 
 /** Delay before delivery number `deliveryCount + 1`: exponential from retryDelayMs. */
-export const retryDelay = (opts: ResolvedSubscribeOptions, deliveryCount: number): number =>
+const retryDelay = (opts: ResolvedSubscribeOptions, deliveryCount: number): number =>
   Math.min(opts.retryDelayMs * 2 ** Math.max(0, deliveryCount - 1), MAX_RETRY_DELAY_MS);
 
 /**

@@ -20,8 +20,8 @@ export interface OutboxRelay {
 }
 
 /**
- * Moves committed outbox rows to the bus (rule 5). Rows are published one by one, each awaiting the stream's
- * ack, inside the source's claim, so a row is marked sent only once stored. If any publish fails the whole
+ * Moves committed outbox rows to the bus (docs/decisions/0006-transactional-outbox.md). Rows are published one
+ * by one, each awaiting the stream's ack, inside the source's claim, so a row is marked sent only once stored. If any publish fails the whole
  * claim stays unsent and is retried after a back-off; rows already published in it go again with the same
  * message id, which the stream's duplicate window drops.
  */

@@ -62,7 +62,7 @@ export const page = <T extends z.ZodType>(item: T, id: string) =>
     .meta({ id });
 
 /**
- * Notes and other free text: trimmed, truncated (not refused) at `max`, empty stored as null (decisions.md).
+ * Notes and other free text: trimmed, truncated (not refused) at `max`, empty stored as null (docs/decisions/0010-free-text-truncated-not-refused.md).
  */
 export const truncatedText = (max: number) =>
   z

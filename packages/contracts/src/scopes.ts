@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Fine-grained scopes for API keys and agent tokens (decisions.md). A credential without scopes has them all. */
+/** Fine-grained scopes for API keys and agent tokens (docs/decisions/0007-api-keys-and-scopes.md). A credential without scopes has them all. */
 export const scopes = [
   "weight:read", "weight:write",
   "measurements:read", "measurements:write",

@@ -3,7 +3,7 @@ import { getContainerRuntimeClient, type StartedTestContainer } from "testcontai
 import { loadTestConfig, type TestConfig } from "./config.ts";
 
 /**
- * Where integration tests find PostgreSQL and NATS (architecture.md, Tests): the URLs named by
+ * Where integration tests find PostgreSQL and NATS (the README's Tests section): the URLs named by
  * TEST_DATABASE_URL / TEST_NATS_URL; else containers when a container runtime answers; else the machine's
  * own services on their standard ports; else a clear failure naming what was looked for.
  */

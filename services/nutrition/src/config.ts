@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { baseEnv, loadConfig } from "@fit/service-kit";
 
-export const nutritionEnv = baseEnv(3102).extend({
+const nutritionEnv = baseEnv(3102).extend({
   /**
    * How often totals are checked against their items and repaired. JetStream acknowledges before fsync by
-   * default, so an acknowledged event can be lost on power loss (security.md 23); this pass bounds the damage.
+   * default, so an acknowledged event can be lost on power loss (docs/security.md#21-jetstream-fsync-and-reconciliation); this pass bounds the damage.
    */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
 });

@@ -18,8 +18,8 @@ export interface InProcessBusConfig {
 const closedError = () => new AppError("unavailable", "bus is closed");
 
 /**
- * The bus without a server, for one process (rule 7). Everything crosses as JSON text plus headers and goes
- * through the same codecs as the NATS bus, so a payload that only works in memory fails here too.
+ * The bus without a server, for one process (docs/decisions/0003-embedded-pglite-and-in-process-bus.md).
+ * Everything crosses as JSON text plus headers and goes through the same codecs as the NATS bus, so a payload that only works in memory fails here too.
  */
 export const createInProcessBus = (config: InProcessBusConfig): Bus => {
   const { logger } = config;

@@ -8,8 +8,8 @@ export interface Reading {
 }
 
 export const DAY_MS = 86_400_000;
-export const WEEK_MS = 7 * DAY_MS;
-export const TREND_MS = 90 * DAY_MS;
+const WEEK_MS = 7 * DAY_MS;
+const TREND_MS = 90 * DAY_MS;
 
 /** The end (exclusive) of a UTC calendar day: readings of that day count as "up to" it. */
 export const endOfDay = (date: string): number => Date.parse(`${date}T00:00:00.000Z`) + DAY_MS;
@@ -17,7 +17,7 @@ export const endOfDay = (date: string): number => Date.parse(`${date}T00:00:00.0
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
- * decisions.md: latest values come from the newest reading, the weekly average is the mean of the readings in
+ * Latest values come from the newest reading, the weekly average is the mean of the readings in
  * the 7 days ending at the newest one, and the trend is the readings of the 90 days before the day's end,
  * oldest first. `readings` are those of the window [min(newest - 7 d, dayEnd - 90 d), dayEnd), any order.
  */

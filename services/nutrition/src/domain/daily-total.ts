@@ -12,7 +12,7 @@ export interface DayTotal {
 }
 
 /**
- * decisions.md: `under` below 90 % of the kcal target, `on` from 90 % to 110 % inclusive, `over` above; null
+ * `under` below 90 % of the kcal target, `on` from 90 % to 110 % inclusive, `over` above; null
  * without a target. Compared in whole-number ratios so 1800 of 2000 is exactly 90 %, not 89.999…
  */
 export const adherence = (kcal: number, target: number | null): DailyTotal["adherence"] => {
