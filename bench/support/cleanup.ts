@@ -9,7 +9,7 @@ let running: Promise<void> | undefined;
 let interrupted = false;
 
 /** True once Ctrl-C or a kill started the cleanup: what fails after that is the interruption, not a finding. */
-export const isInterrupted = () => interrupted;
+const isInterrupted = () => interrupted;
 
 /** Registers an undo step; steps run last-registered first, after every child process has stopped. */
 export const onCleanup = (step: Step) => void steps.push(step);
@@ -22,7 +22,7 @@ export const trackChild = <C extends ChildProcess>(child: C): C => {
 };
 
 /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */
-export const stopChild = async (child: ChildProcess, graceMs = 5_000) => {
+const stopChild = async (child: ChildProcess, graceMs = 5_000) => {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, "exit");
   child.kill("SIGTERM");
@@ -32,7 +32,7 @@ export const stopChild = async (child: ChildProcess, graceMs = 5_000) => {
 };
 
 /** Runs once: children first (they hold database connections and NATS consumers), then the steps. */
-export const cleanup = (): Promise<void> =>
+const cleanup = (): Promise<void> =>
   (running ??= (async () => {
     await Promise.all([...children].map((child) => stopChild(child)));
     for (const step of steps.reverse()) {

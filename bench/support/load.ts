@@ -34,7 +34,7 @@ export type Watched = Record<string, number>;
 const worker = fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url));
 
 /** Runs autocannon in a process of its own on the load CPU and hands back its figures. */
-export const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
+const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
   new Promise((resolve, reject) => {
     const [command, args] = pinned(LOAD_CPU, process.execPath, ["--import", "tsx", worker, JSON.stringify(spec)]);
     const child = trackChild(spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] }));

@@ -6,7 +6,7 @@ export interface Memory {
   peakMb: number;
 }
 
-export const round1 = (n: number) => Math.round(n * 10) / 10;
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** VmRSS (now) and VmHWM (peak) from /proc/<pid>/status, in MB; null when the process is gone. */
 export const memoryOf = async (pid: number): Promise<Memory | null> => {

@@ -51,7 +51,7 @@ export interface Aim {
   met: boolean | null;
 }
 
-export const verdict = (met: boolean | null) => (met === null ? "INVALID" : met ? "PASS" : "MISS");
+const verdict = (met: boolean | null) => (met === null ? "INVALID" : met ? "PASS" : "MISS");
 
 export const aimTable = (aims: Aim[]) =>
   table([["aim", "measured", "target", "verdict"], ...aims.map((a) => [a.what, a.value, a.aim, verdict(a.met)])]);

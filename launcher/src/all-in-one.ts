@@ -1,10 +1,10 @@
 import { pino } from "pino";
 import { allEvents } from "@fit/contracts";
 import { createBus } from "@fit/bus";
-import { bodyMetricsEnv, buildBodyMetrics } from "@fit/body-metrics";
-import { buildGateway, gatewayEnv } from "@fit/gateway";
-import { buildNutrition, nutritionEnv } from "@fit/nutrition";
-import { loadConfig, runUntilSignalled } from "@fit/service-kit";
+import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
+import { buildGateway, loadGatewayConfig } from "@fit/gateway";
+import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
+import { runUntilSignalled } from "@fit/service-kit";
 import { loadLauncherConfig } from "./config.ts";
 import { localSecrets } from "./secrets.ts";
 
@@ -22,13 +22,13 @@ const bus = await createBus({
   streams: allEvents,
 });
 
-const bodyMetrics = await buildBodyMetrics({ config: loadConfig(bodyMetricsEnv, shared), bus });
-const nutrition = await buildNutrition({ config: loadConfig(nutritionEnv, shared), bus });
+const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(shared), bus });
+const nutrition = await buildNutrition({ config: loadNutritionConfig(shared), bus });
 const bodyMetricsUrl = await bodyMetrics.listen({ host: "127.0.0.1", port: 0 });
 const nutritionUrl = await nutrition.listen({ host: "127.0.0.1", port: 0 });
 
 const gateway = await buildGateway({
-  config: loadConfig(gatewayEnv, {
+  config: loadGatewayConfig({
     ...shared,
     HOST: config.HOST,
     PORT: String(config.PORT),

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { resolveDataDir } from "@fit/gateway";
-import { loadConfig } from "@fit/service-kit";
+import { loadConfig, resolveDataDir } from "@fit/service-kit";
 
 export const launcherEnv = z.object({
   DATA_DIR: z.string().default("./data"),

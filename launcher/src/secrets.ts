@@ -1,4 +1,4 @@
-import { loadOrCreateLocalSecret } from "@fit/gateway";
+import { loadOrCreateLocalSecret } from "@fit/service-kit";
 import type { z } from "zod";
 import type { launcherEnv } from "./config.ts";
 

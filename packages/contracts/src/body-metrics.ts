@@ -49,14 +49,15 @@ export const WeightReading = z
   })
   .meta({ id: "WeightReading" });
 
-export const RangeQuery = z.object({
+/** A page of readings between two instants; measurements add a site filter. */
+const RangeQuery = z.object({
   from: queryMs.optional().meta({ description: "Inclusive lower bound, Unix ms." }),
   to: queryMs.optional().meta({ description: "Exclusive upper bound, Unix ms." }),
   limit: PageLimit,
   cursor: Cursor.optional(),
 });
 
-export const WeightListQuery = RangeQuery;
+export const WeightListQuery = RangeQuery.extend({});
 export const WeightPage = page(WeightReading, "WeightPage");
 
 export const MeasurementSite = z

@@ -9,12 +9,10 @@ export const errorCodes = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
-  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
-  upstream_failed: 502,
   unavailable: 503,
   timeout: 504,
 } as const;

@@ -10,14 +10,12 @@ const errorText: Record<number, string> = {
   401: "No credential, or an invalid, expired or revoked one.",
   403: "The credential lacks the scope, or may not use this route.",
   404: "Unknown id, including an id of another account.",
-  409: "Conflicting write.",
   413: "Body larger than 64 KiB.",
   415: "Body is not application/json.",
   429: "Rate limited; see Retry-After.",
   500: "Unexpected fault (`{\"error\": \"internal error\"}`, never a stack).",
-  502: "The upstream language model failed; `detail` carries its failure text.",
   503: "A dependency (bus, database, a service) is unavailable.",
-  504: "The upstream language model or a service did not answer in time.",
+  504: "A service did not answer in time.",
 };
 
 /** Every authenticated operation can answer these, whatever it does. */

@@ -5,12 +5,16 @@ import { ASSERTION_HEADER, verifyAssertion, type Caller } from "./assertion.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The account the gateway vouched for; set on every /api route of a service. */
+    /** The account the gateway vouched for; set on every route of a service but the health probes. */
     caller: Caller;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without the gateway's assertion: the health probes only. */
+    public?: boolean;
   }
 }
 
-/** Bodies are small JSON documents; a larger one is a mistake or an attack (decisions.md: 64 KiB). */
+/** Bodies are small JSON documents; a larger one is a mistake or an attack (docs/decisions/0009-64kib-json-bodies.md). */
 export const BODY_LIMIT = 64 * 1024;
 
 export interface HttpAppOptions {
@@ -28,7 +32,8 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     logger,
     trustProxy: trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
-    // Refuse prototype-pollution payloads outright (security.md 25) rather than guessing what was meant.
+    // Refuse prototype-pollution payloads outright rather than guessing what was meant
+    // (docs/security.md#9-body-limits-and-prototype-poisoning).
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
     return503OnClosing: true,
@@ -37,13 +42,14 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // JSON only: a text/plain body is how a cross-site form sneaks past CORS (security.md 14), so it is a 415.
+  // JSON only: a text/plain body is how a cross-site form sneaks past CORS, so it is a 415
+  // (docs/security.md#7-csrf-defence-origin-check-and-json-only-bodies).
   app.removeContentTypeParser("text/plain");
   installErrorHandling(app);
   app.decorateRequest("caller", null as unknown as Caller);
 
-  app.get("/healthz", { logLevel: "warn" }, () => ({ status: "ok" as const, service: name }));
-  app.get("/readyz", { logLevel: "warn" }, async (request, reply) => {
+  app.get("/healthz", { logLevel: "warn", config: { public: true } }, () => ({ status: "ok" as const, service: name }));
+  app.get("/readyz", { logLevel: "warn", config: { public: true } }, async (request, reply) => {
     try {
       await readiness();
       return { status: "ok" as const, service: name };
@@ -55,11 +61,15 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   return app;
 };
 
-/** A service behind the gateway: every /api request must carry the gateway's signed assertion. */
+/**
+ * A service behind the gateway: every request but the health probes must carry the gateway's signed assertion.
+ * The route Fastify matched decides, not the URL's text, so no spelling of a path (encoded, doubled slashes,
+ * an unknown route) gets past unchecked.
+ */
 export const createServiceApp = (options: HttpAppOptions & { assertionSecret: string }) => {
   const app = createHttpApp(options);
   app.addHook("onRequest", async (request) => {
-    if (!request.url.startsWith("/api/")) return;
+    if (request.routeOptions.config.public) return;
     const header = request.headers[ASSERTION_HEADER];
     request.caller = await verifyAssertion(options.assertionSecret, Array.isArray(header) ? header[0] : header);
   });

@@ -32,7 +32,9 @@ const signerFor = (secret: string) => {
 const verifierFor = (secret: string) => {
   let verify = verifiers.get(secret);
   if (!verify) {
-    verify = createVerifier({ key: secret, algorithms: ["HS256"], allowedIss: ISSUER, allowedAud: AUDIENCE, requiredClaims: ["exp", "sub"] });
+    // Every claim required and the age bounded by iat too, so a token signed with a longer lifetime (a leaked
+    // secret's forgery, or a misconfigured signer) is not accepted for longer than the gateway would issue.
+    verify = createVerifier({ key: secret, algorithms: ["HS256"], allowedIss: ISSUER, allowedAud: AUDIENCE, requiredClaims: ["iss", "aud", "iat", "exp", "sub"], maxAge: TTL_MS });
     verifiers.set(secret, verify);
   }
   return verify;

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { z } from "zod";
 
 export class ConfigError extends Error {
@@ -36,3 +37,11 @@ export const baseEnv = (defaultPort: number) =>
     INTERNAL_ASSERTION_SECRET: z.string().min(32, "must be at least 32 characters"),
   });
 export type BaseConfig = z.output<ReturnType<typeof baseEnv>>;
+
+/**
+ * A relative DATA_DIR is taken from where the person typed the command, not from the package folder pnpm runs
+ * a script in: `pnpm start` (launcher/) and `pnpm create-key` both mean <repo>/data when typed at the root.
+ * pnpm and npm pass that place as INIT_CWD.
+ */
+export const resolveDataDir = (dataDir: string, env: NodeJS.ProcessEnv = process.env): string =>
+  path.resolve(env.INIT_CWD || process.cwd(), dataDir);

@@ -7,3 +7,4 @@ export * from "./operation-route.ts";
 export * from "./run.ts";
 export * from "./cursor.ts";
 export * from "./service.ts";
+export * from "./local-secrets.ts";

@@ -3,6 +3,13 @@ import type { z } from "zod";
 import type { Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The contract operation a route serves, for the hooks that act on it (the gateway's scope check). */
+    operation?: Operation;
+  }
+}
+
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface OperationInput<O extends Operation> {
@@ -23,6 +30,7 @@ export const serveOperation = <O extends Operation>(app: Pick<FastifyInstance, "
   app.route({
     method: op.method,
     url: op.path,
+    config: { operation: op },
     schema: {
       ...(op.body ? { body: op.body } : {}),
       ...(op.query ? { querystring: op.query } : {}),

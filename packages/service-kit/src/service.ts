@@ -2,13 +2,13 @@ import { join } from "node:path";
 import { allEvents } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus, type OutboxSource } from "@fit/bus";
 import { migrate, openDatabase, type Database } from "@fit/db";
-import { createServiceApp, type HttpApp } from "./app.ts";
+import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
 
-/** What a service's store offers the runtime: its outbox, a readiness probe, and closing. */
+/** What a service's store offers the runtime: its outbox (if it publishes events), a readiness probe, and closing. */
 export interface ServiceStore {
-  outbox: OutboxSource;
+  outbox?: OutboxSource;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -25,50 +25,71 @@ export interface ServiceContext<S extends ServiceStore> {
   relay: { kick(): void };
 }
 
-export interface ServiceDefinition<S extends ServiceStore> {
+/** Where a service keeps its data: its PostgreSQL schema (PGlite keeps `public`) and Prisma folder. */
+export interface ServiceDatabase {
   name: string;
-  /** PostgreSQL schema of the service (PGlite keeps `public`). */
   schema: string;
   /** Folder holding schema.prisma and migrations/. */
   prismaDir: string;
+}
+
+export interface ServiceDefinition<S extends ServiceStore> extends ServiceDatabase {
   createStore(db: Database): S;
+  /**
+   * The public edge (the gateway) authenticates callers itself: no assertion check, and X-Forwarded-For is
+   * believed from `trustProxy` only. Every other service accepts only the gateway's assertion.
+   */
+  edge?: { trustProxy: string | undefined };
   /** Registers routes, bus handlers and subscriptions; returns what must stop when the service closes. */
   register(context: ServiceContext<S>): Promise<Stoppable[]>;
 }
 
+/** Opens a service's database and brings its schema up to date: at start, and for an operator's CLI. */
+export const openServiceDatabase = async (definition: ServiceDatabase, config: Pick<BaseConfig, "DATABASE_URL" | "DATA_DIR">, poolSize: number) => {
+  const db = await openDatabase({
+    url: config.DATABASE_URL,
+    schema: definition.schema,
+    dataDir: join(config.DATA_DIR, definition.name),
+    poolSize,
+  });
+  try {
+    await migrate(db, {
+      schemaPath: join(definition.prismaDir, "schema.prisma"),
+      migrationsDir: join(definition.prismaDir, "migrations"),
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+};
+
 /**
- * Builds a service the one way every service is built: database opened and migrated, the HTTP app behind the
- * gateway's assertion with readiness on database and bus, the bus (shared in one process, or its own), the
- * outbox relay, and an orderly close. Never listens.
+ * Builds a service the one way every service is built, the gateway included: database opened and migrated, the
+ * HTTP app (behind the gateway's assertion, or the edge) with readiness on database and bus, the bus (shared in
+ * one process, or its own), the outbox relay when the store has an outbox, and an orderly close. Never listens.
  */
 export const buildService = async <S extends ServiceStore>(
   definition: ServiceDefinition<S>,
   { config, bus: sharedBus }: { config: BaseConfig; bus?: Bus | undefined },
 ) => {
-  const db = await openDatabase({
-    url: config.DATABASE_URL,
-    schema: definition.schema,
-    dataDir: join(config.DATA_DIR, definition.name),
-    poolSize: config.DATABASE_POOL_SIZE,
-  });
-  await migrate(db, {
-    schemaPath: join(definition.prismaDir, "schema.prisma"),
-    migrationsDir: join(definition.prismaDir, "migrations"),
-  });
+  const db = await openServiceDatabase(definition, config, config.DATABASE_POOL_SIZE);
   const store = definition.createStore(db);
-  const app = createServiceApp({
+  const http = {
     name: definition.name,
     logger: loggerOptions(definition.name, config.LOG_LEVEL),
-    assertionSecret: config.INTERNAL_ASSERTION_SECRET,
     readiness: async () => {
       await store.ping();
       await bus.ping();
     },
-  });
+  };
+  const app = definition.edge
+    ? createHttpApp({ ...http, trustProxy: definition.edge.trustProxy })
+    : createServiceApp({ ...http, assertionSecret: config.INTERNAL_ASSERTION_SECRET });
   const bus =
     sharedBus ??
     (await createBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: definition.name, logger: app.log, streams: allEvents }));
-  const relay = startOutboxRelay({ bus, source: store.outbox, logger: app.log });
+  const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log }) : { kick() {}, stop: async () => {} };
   const stoppables = await definition.register({ app, store, bus, relay });
 
   app.addHook("onClose", async () => {

@@ -8,7 +8,7 @@ import { targetRoutes } from "./routes/targets.ts";
 import { weightRoutes } from "./routes/weight.ts";
 import { createStore } from "./store/store.ts";
 
-export const SERVICE = "body-metrics";
+const SERVICE = "body-metrics";
 
 /** Builds the body-metrics service (database migrated, bus handlers served, outbox relayed); never listens. */
 export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; bus?: Bus }) =>

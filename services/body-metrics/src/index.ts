@@ -1,2 +1,2 @@
-export { buildBodyMetrics, SERVICE as BODY_METRICS } from "./app.ts";
-export { bodyMetricsEnv, loadBodyMetricsConfig, type BodyMetricsConfig } from "./config.ts";
+export { buildBodyMetrics } from "./app.ts";
+export { loadBodyMetricsConfig } from "./config.ts";

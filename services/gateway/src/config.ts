@@ -1,15 +1,19 @@
 import { z } from "zod";
-import { baseEnv, loadConfig } from "@fit/service-kit";
-import { identityEnv } from "./identity/config.ts";
+import { baseEnv, loadConfig, resolveDataDir } from "@fit/service-kit";
 
 const origins = z
   .string()
   .transform((list) => list.split(",").map((s) => s.trim()).filter(Boolean))
   .pipe(z.array(z.url()));
 
-export const gatewayEnv = baseEnv(3000).extend(identityEnv.shape).extend({
+const gatewayEnv = baseEnv(3000).extend({
+  /** The address people use; https turns on Secure, __Secure- cookies. Unset: http://localhost:<PORT>. */
+  PUBLIC_URL: z.url().optional(),
   /** Signs session cookies; the gateway alone never invents one (the all-in-one launcher does, see README). */
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  /** smtp(s)://user:pass@host:port; unset: magic links are printed instead of mailed. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_FROM: z.string().default("Fitness <no-reply@localhost>"),
   /** Extra origins allowed to send cookie-authenticated requests and to be magic-link callbacks. */
   TRUSTED_ORIGINS: origins.default([]),
   BODY_METRICS_URL: z.url().default("http://127.0.0.1:3101"),
@@ -24,6 +28,25 @@ export const gatewayEnv = baseEnv(3000).extend(identityEnv.shape).extend({
   /** Per-branch deadline of the dashboard's fan-out. */
   DASHBOARD_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2000),
 });
-export type GatewayConfig = z.output<typeof gatewayEnv>;
 
-export const loadGatewayConfig = (env?: NodeJS.ProcessEnv) => loadConfig(gatewayEnv, env);
+const withPublicUrl = <C extends { PUBLIC_URL?: string | undefined; PORT: number }>(config: C) => ({
+  ...config,
+  PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+});
+
+export const loadGatewayConfig = (env?: NodeJS.ProcessEnv) => withPublicUrl(loadConfig(gatewayEnv, env));
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+/**
+ * What the create-key CLI reads: the same variables, only those it needs, so it runs without the gateway's
+ * other secrets. It issues keys and never signs a session, so a missing BETTER_AUTH_SECRET is no error.
+ */
+const createKeyEnv = gatewayEnv
+  .pick({ PORT: true, PUBLIC_URL: true, MAIL_FROM: true, DATA_DIR: true, DATABASE_URL: true })
+  .extend({ BETTER_AUTH_SECRET: gatewayEnv.shape.BETTER_AUTH_SECRET.optional() });
+
+export const loadCreateKeyConfig = (env: NodeJS.ProcessEnv = process.env) => {
+  const config = withPublicUrl(loadConfig(createKeyEnv, env));
+  return { ...config, DATA_DIR: resolveDataDir(config.DATA_DIR, env) };
+};
+export type CreateKeyConfig = ReturnType<typeof loadCreateKeyConfig>;

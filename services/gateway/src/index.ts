@@ -1,5 +1,4 @@
-export { buildGateway, SERVICE as GATEWAY } from "./app.ts";
-export { gatewayEnv, loadGatewayConfig, type GatewayConfig } from "./config.ts";
-export { loadOrCreateLocalSecret } from "./identity/local-secrets.ts";
-export { resolveDataDir } from "./identity/config.ts";
+export { buildGateway } from "./app.ts";
+export { loadGatewayConfig } from "./config.ts";
 export { requestAccountKey } from "./identity/admin-client.ts";
+export { adminSocketPath } from "./identity/admin-socket.ts";

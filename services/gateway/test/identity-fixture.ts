@@ -6,12 +6,15 @@ import { migrate, openDatabase, type Database } from "@fit/db";
 import { createIdentity, type Identity, type IdentityOptions } from "../src/identity/identity.ts";
 import type { MagicLinkMessage } from "../src/identity/mailer.ts";
 import { PrismaClient } from "../src/store/generated/client.ts";
+import { createIdentityStore, type IdentityStore } from "../src/store/identity-store.ts";
 
 const prismaDir = fileURLToPath(new URL("../prisma/", import.meta.url));
-export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
+const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 
 export interface IdentityDb {
   db: Database;
+  store: IdentityStore;
+  /** For tests to arrange and inspect rows directly. */
   prisma: PrismaClient;
   /** SQL statements sent since the last reset (queries and commands, inside transactions too). */
   queries: { count: number; sql: string[]; reset(): void };
@@ -29,22 +32,26 @@ export async function openIdentityDb(options: { url?: string; schema?: string } 
       queries.sql = [];
     },
   };
-  const prisma = new PrismaClient({ adapter: counting(db.adapter, queries) });
+  const adapter = counting(db.adapter, queries);
+  const store = createIdentityStore({ adapter });
+  const prisma = new PrismaClient({ adapter });
   return {
     db,
+    store,
     prisma,
     queries,
     async close() {
+      await store.close();
       await prisma.$disconnect();
       await db.close();
     },
   };
 }
 
-export function createTestIdentity(prisma: PrismaClient, overrides: Partial<IdentityOptions> = {}) {
+export function createTestIdentity(store: IdentityStore, overrides: Partial<IdentityOptions> = {}) {
   const mails: MagicLinkMessage[] = [];
   const identity: Identity = createIdentity({
-    prisma,
+    store,
     baseUrl: "http://localhost:3000",
     secret: TEST_SECRET,
     trustedOrigins: ["http://localhost:3000"],

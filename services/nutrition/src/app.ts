@@ -9,7 +9,7 @@ import { itemRoutes } from "./routes/items.ts";
 import { totalRoutes } from "./routes/totals.ts";
 import { createStore } from "./store/store.ts";
 
-export const SERVICE = "nutrition";
+const SERVICE = "nutrition";
 
 /** Builds the nutrition service (items, the daily-total projection, its bus handlers); never listens. */
 export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?: Bus }) =>

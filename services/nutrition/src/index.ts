@@ -1,2 +1,2 @@
-export { buildNutrition, SERVICE as NUTRITION } from "./app.ts";
-export { loadNutritionConfig, nutritionEnv, type NutritionConfig } from "./config.ts";
+export { buildNutrition } from "./app.ts";
+export { loadNutritionConfig } from "./config.ts";

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadOrCreateLocalSecret } from "../../src/identity/local-secrets.ts";
+import { loadOrCreateLocalSecret } from "../../src/local-secrets.ts";
 
 const dirs: string[] = [];
 const tempDir = async () => {

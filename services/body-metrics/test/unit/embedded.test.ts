@@ -5,8 +5,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyMetricsBus } from "@fit/contracts";
 import { createInProcessBus, type Bus } from "@fit/bus";
-import { ASSERTION_HEADER, loadConfig, signAssertion } from "@fit/service-kit";
-import { bodyMetricsEnv, buildBodyMetrics } from "../../src/index.ts";
+import { ASSERTION_HEADER, signAssertion } from "@fit/service-kit";
+import { buildBodyMetrics, loadBodyMetricsConfig } from "../../src/index.ts";
 
 /** The embedded default: PGlite on disk and the in-process bus, no server anywhere. */
 let dataDir: string;
@@ -16,7 +16,7 @@ const caller = { accountId: randomUUID(), email: "embedded@example.com", scopes:
 
 const start = () =>
   buildBodyMetrics({
-    config: loadConfig(bodyMetricsEnv, { DATA_DIR: dataDir, INTERNAL_ASSERTION_SECRET: secret, LOG_LEVEL: "silent" }),
+    config: loadBodyMetricsConfig({ DATA_DIR: dataDir, INTERNAL_ASSERTION_SECRET: secret, LOG_LEVEL: "silent" }),
     bus,
   });
 

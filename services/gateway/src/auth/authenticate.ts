@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { AppError, type Operation } from "@fit/contracts";
+import { AppError } from "@fit/contracts";
 import { signAssertion, type Caller } from "@fit/service-kit";
 import { hasScope, insufficientScopeHeader } from "./scopes.ts";
 
@@ -36,15 +36,12 @@ export const identify = ({ identity, trustedOrigins }: { identity: CallerResolve
   };
 
 /**
- * May they: only operations in the contracts are reachable (anything else is a 404, so nothing missing from
+ * May they: only operations in the contracts have routes (anything else is a 404, so nothing missing from
  * /openapi.json can be called), and the credential must carry the operation's scope (403 naming it).
  */
-export const authorize = ({ assertionSecret, findOperation }: {
-  assertionSecret: string;
-  findOperation: (method: string, url: string) => Operation | undefined;
-}) =>
+export const authorize = ({ assertionSecret }: { assertionSecret: string }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
-    const op = findOperation(request.method, request.url);
+    const op = request.routeOptions.config.operation;
     if (!op) throw new AppError("not_found", "not found");
     if (!hasScope(request.caller, op.scope)) {
       void reply.header("www-authenticate", insufficientScopeHeader(op.scope));

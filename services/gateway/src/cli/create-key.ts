@@ -3,21 +3,20 @@
 // stderr, so `KEY=$(pnpm ... create-key me@example.com | tail -n1)` works.
 // A running gateway is asked over its admin socket (it holds the embedded database); otherwise the database
 // is opened here, migrated, and closed.
+import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
-import path from "node:path";
-import { migrate, openDatabase } from "@fit/db";
+import { openServiceDatabase } from "@fit/service-kit";
+import { gatewayDatabase } from "../app.ts";
+import { loadCreateKeyConfig, type CreateKeyConfig } from "../config.ts";
+import { adminSocketPath } from "../identity/admin-socket.ts";
 import { requestAccountKey } from "../identity/admin-client.ts";
-import { identityLocations, loadIdentityConfig, type IdentityConfig } from "../identity/config.ts";
 import { createIdentity } from "../identity/identity.ts";
 import type { IssuedKey, IssueKeyOptions } from "../identity/issue-account-key.ts";
-import { loadOrCreateLocalSecret } from "../identity/local-secrets.ts";
 import type { IdentityLogger } from "../identity/logger.ts";
 import { createMagicLinkMailer } from "../identity/mailer.ts";
 import { createIdentityStore } from "../store/identity-store.ts";
 
 const usage = "usage: create-key <email> [--name <name>] [--scope <scope>]... [--expires-in-days <days>]";
-const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
 
 const stderrLogger: IdentityLogger = {
   debug() {},
@@ -41,17 +40,15 @@ function parse(argv: string[]): { email: string; options: IssueKeyOptions } {
   };
 }
 
-async function issueDirectly(config: IdentityConfig, email: string, options: IssueKeyOptions): Promise<IssuedKey> {
-  const where = identityLocations(config.DATA_DIR);
-  const db = await openDatabase({ url: config.DATABASE_URL, schema: where.schema, dataDir: where.pgliteDir, poolSize: 2 });
+async function issueDirectly(config: CreateKeyConfig, email: string, options: IssueKeyOptions): Promise<IssuedKey> {
+  const db = await openServiceDatabase(gatewayDatabase, config, 2);
   const store = createIdentityStore(db);
   try {
-    await migrate(db, { schemaPath: path.join(prismaDir, "schema.prisma"), migrationsDir: path.join(prismaDir, "migrations") });
     const identity = createIdentity({
-      prisma: store.prisma,
+      store,
       baseUrl: config.PUBLIC_URL,
-      // Not used to issue a key, but better-auth wants one; the shared helper keeps it the gateway's value.
-      secret: config.BETTER_AUTH_SECRET ?? (await loadOrCreateLocalSecret(config.DATA_DIR, where.secretName)),
+      // Issuing a key signs nothing (keys are stored hashed), but better-auth wants a secret to start.
+      secret: config.BETTER_AUTH_SECRET ?? randomBytes(32).toString("base64url"),
       trustedOrigins: [new URL(config.PUBLIC_URL).origin],
       mailer: createMagicLinkMailer({ from: config.MAIL_FROM, logger: stderrLogger, console: process.stderr }),
       logger: stderrLogger,
@@ -65,8 +62,8 @@ async function issueDirectly(config: IdentityConfig, email: string, options: Iss
 
 async function main(argv: string[]): Promise<void> {
   const { email, options } = parse(argv);
-  const config = loadIdentityConfig();
-  const socket = identityLocations(config.DATA_DIR).adminSocket;
+  const config = loadCreateKeyConfig();
+  const socket = adminSocketPath(config.DATA_DIR);
   let issued = await requestAccountKey(socket, email, options);
   if (issued) process.stderr.write(`issued by the running gateway (${socket})\n`);
   else {

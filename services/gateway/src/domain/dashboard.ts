@@ -7,7 +7,10 @@ export interface DashboardParts {
   nutrition: DailyTotal | null;
 }
 
-/** The interface's shape, every field present (decisions.md: null or [] when nothing is logged). */
+/**
+ * The interface's shape, every field present: null or [] means nothing is logged, never that a service failed
+ * (docs/decisions/0001-dashboard-503-not-partial.md).
+ */
 export const mergeDashboard = ({ weight, targets, measurements, nutrition }: DashboardParts): Dashboard => ({
   weight,
   targets,

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { chmod, mkdir, unlink } from "node:fs/promises";
 import http from "node:http";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import net from "node:net";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
@@ -12,9 +12,12 @@ import type { Identity } from "./identity.ts";
 import type { IdentityLogger } from "./logger.ts";
 
 export const ACCOUNT_KEYS_PATH = "/account-keys";
+
+/** Where the running gateway listens, so the gateway and the CLI meet without configuration. */
+export const adminSocketPath = (dataDir: string) => join(dataDir, "gateway-admin.sock");
 const BODY_LIMIT = 16 * 1024;
 
-export const AccountKeyRequest = z.object({
+const AccountKeyRequest = z.object({
   email: z.string(),
   name: z.string().optional(),
   scopes: z.array(z.string()).optional(),

@@ -9,15 +9,14 @@ import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
 import type { Caller } from "@fit/service-kit";
-import type { PrismaClient } from "../store/generated/client.ts";
-import { findApiKey } from "../store/identity-store.ts";
+import type { IdentityStore } from "../store/identity-store.ts";
 import { API_KEY_PREFIX } from "./auth.ts";
 
 // The plugin's default generator: the prefix and 64 ASCII letters. Anything else is refused unread.
 const KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z]{64}$`);
 
 /** What the `permissions` column holds for a scoped key (absent for a full-access key). */
-export const KeyPermissions = z.object({ scopes: z.array(z.string()).min(1) });
+const KeyPermissions = z.object({ scopes: z.array(z.string()).min(1) });
 
 const unauthenticated = (why: string) => new AppError("unauthenticated", `API key ${why}`);
 
@@ -29,8 +28,8 @@ export function bearerKey(authorization: string): string {
   return match[1];
 }
 
-export async function resolveApiKey(prisma: PrismaClient, key: string, now = Date.now()): Promise<Caller> {
-  const row = await findApiKey(prisma, await defaultKeyHasher(key));
+export async function resolveApiKey(store: Pick<IdentityStore, "findApiKey">, key: string, now = Date.now()): Promise<Caller> {
+  const row = await store.findApiKey(await defaultKeyHasher(key));
   if (!row) throw unauthenticated("is not valid (unknown or revoked)");
   if (row.enabled === false) throw unauthenticated("is disabled");
   if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");

@@ -5,8 +5,9 @@ import { createAuth, type Auth, type AuthOptions } from "./auth.ts";
 import { issueAccountKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
 import { resolveSession, sessionCookieIn } from "./session-credential.ts";
+import type { IdentityStore } from "../store/identity-store.ts";
 
-export interface CredentialHeaders {
+interface CredentialHeaders {
   authorization?: string | undefined;
   cookie?: string | undefined;
 }
@@ -24,7 +25,10 @@ export interface Identity {
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
 }
 
-export type IdentityOptions = Omit<AuthOptions, "logger"> & { logger?: IdentityLogger };
+export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
+  store: Pick<IdentityStore, "authDatabase" | "findApiKey">;
+  logger?: IdentityLogger;
+};
 
 export function createIdentity(options: IdentityOptions): Identity {
   const auth = createAuth({ ...options, logger: options.logger ?? silentLogger });
@@ -32,7 +36,7 @@ export function createIdentity(options: IdentityOptions): Identity {
     auth,
     handler: (request) => auth.handler(request),
     async resolveCaller({ authorization, cookie }) {
-      if (authorization !== undefined) return resolveApiKey(options.prisma, bearerKey(authorization));
+      if (authorization !== undefined) return resolveApiKey(options.store, bearerKey(authorization));
       if (!cookie || !(await sessionCookieIn(auth, cookie))) return null;
       return resolveSession(auth, cookie);
     },

@@ -1,6 +1,6 @@
 // Server-side key issuing for operators (the create-key CLI, the admin socket): creates the account when the
 // email is new, then a key for it. The account id is passed to better-auth only here, in code no client
-// reaches (security item 9).
+// reaches (docs/security.md#5-scopes).
 import { z } from "zod";
 import { AppError, scopes as knownScopes } from "@fit/contracts";
 import type { Auth } from "./auth.ts";

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "f
 import { authRoutes } from "@fit/contracts";
 import type { HttpApp } from "@fit/service-kit";
 
-export interface AuthHandler {
+interface AuthHandler {
   handler(request: Request): Promise<Response>;
 }
 

@@ -1,5 +1,7 @@
-import { ping, type Database } from "@fit/db";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { ping } from "@fit/db";
 import { PrismaClient } from "./generated/client.ts";
+import type { PrismaClientOptionsWithAdapter } from "./generated/internal/prismaNamespace.ts";
 
 /** What the gateway needs of an API key row on every request. */
 export interface ApiKeyRow {
@@ -13,24 +15,28 @@ export interface ApiKeyRow {
 }
 
 /**
- * The API key behind a hash, with its account: the per-request credential check, so one plain statement
- * (a model query with a relation costs about four times the CPU, measured in bench/).
+ * The identity schema: better-auth reads and writes it through its Prisma adapter (sign-in, sessions, keys);
+ * the per-request credential check is this store's own statement.
  */
-export const findApiKey = async (prisma: PrismaClient, hash: string): Promise<ApiKeyRow | null> => {
-  const rows = await prisma.$queryRaw<ApiKeyRow[]>`
-    SELECT k.enabled, k.expires_at AS "expiresAt", k.remaining, k.refill_amount AS "refillAmount", k.permissions,
-           u.id::text AS "accountId", u.email
-    FROM api_key k JOIN "user" u ON u.id = k.reference_id
-    WHERE k.key = ${hash}`;
-  return rows[0] ?? null;
-};
-
-/** The identity schema's client; better-auth reads and writes it through its Prisma adapter. */
-export const createIdentityStore = (db: Database) => {
+export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "adapter">) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
   return {
-    prisma,
+    /** better-auth's view of the schema. */
+    authDatabase: prismaAdapter(prisma, { provider: "postgresql" }),
+    /**
+     * The API key behind a hash, with its account: one plain statement, because it runs on every request
+     * (a model query with a relation costs about four times the CPU, measured in bench/).
+     */
+    async findApiKey(hash: string): Promise<ApiKeyRow | null> {
+      const rows = await prisma.$queryRaw<ApiKeyRow[]>`
+        SELECT k.enabled, k.expires_at AS "expiresAt", k.remaining, k.refill_amount AS "refillAmount", k.permissions,
+               u.id::text AS "accountId", u.email
+        FROM api_key k JOIN "user" u ON u.id = k.reference_id
+        WHERE k.key = ${hash}`;
+      return rows[0] ?? null;
+    },
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };
 };
+export type IdentityStore = ReturnType<typeof createIdentityStore>;

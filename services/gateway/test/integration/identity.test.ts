@@ -25,7 +25,7 @@ async function sql<R extends pg.QueryResultRow>(text: string, values: unknown[] 
 
 beforeAll(async () => {
   h = await openIdentityDb({ url: inject("databaseUrl"), schema });
-  t = createTestIdentity(h.prisma);
+  t = createTestIdentity(h.store);
 });
 afterAll(async () => {
   await h?.close();

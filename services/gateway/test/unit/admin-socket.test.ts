@@ -2,7 +2,9 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { requestAccountKey, silentLogger, startAdminSocket } from "../../src/identity/index.ts";
+import { requestAccountKey } from "../../src/identity/admin-client.ts";
+import { startAdminSocket } from "../../src/identity/admin-socket.ts";
+import { silentLogger } from "../../src/identity/logger.ts";
 
 describe("admin socket", () => {
   it("creates a missing DATA_DIR (owner-only) and answers there", async () => {

@@ -1,35 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
-import { AppError, operations } from "@fit/contracts";
-import { verifyAssertion, type Caller } from "@fit/service-kit";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError, operationList } from "@fit/contracts";
+import { ASSERTION_HEADER, BODY_LIMIT, createHttpApp, verifyAssertion, type Caller } from "@fit/service-kit";
+import type { FastifyRequest } from "fastify";
 import { authorize, identify } from "../../src/auth/authenticate.ts";
-import { createOperationIndex, prefixesByService } from "../../src/auth/operation-index.ts";
+import { forwardRoutes } from "../../src/routes/forward.ts";
 
 const caller: Caller = { accountId: randomUUID(), email: "a@example.com", scopes: null };
 const secret = "s".repeat(40);
 const fakeRequest = (method: string, url: string, headers: Record<string, string> = {}) =>
   ({ method, url, headers, caller: undefined, assertion: undefined }) as unknown as FastifyRequest;
-const fakeReply = () => {
-  const headers: Record<string, string> = {};
-  return { headers, reply: { header: (k: string, v: string) => ((headers[k] = v), undefined) } as unknown as FastifyReply };
-};
 const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unknown) => (e instanceof AppError ? e.code : String(e)));
-
-describe("operation index", () => {
-  const find = createOperationIndex();
-  it("finds an operation by method and concrete path, ignoring the query", () => {
-    expect(find("PATCH", `/api/weight/${randomUUID()}?x=1`)).toBe(operations.editWeightNote);
-    expect(find("GET", "/api/nutrition")).toBe(operations.listDailyTotals);
-  });
-  it("finds nothing for other methods or deeper paths", () => {
-    expect(find("PUT", "/api/weight")).toBeUndefined();
-    expect(find("PATCH", "/api/weight/a/b")).toBeUndefined();
-  });
-  it("derives each service's prefixes from the contracts", () => {
-    expect(prefixesByService().get("body-metrics")).toEqual(["/api/weight", "/api/measurements", "/api/targets"]);
-  });
-});
 
 describe("identify", () => {
   const resolver = (result: Caller | null) => ({ resolveCaller: async () => result });
@@ -46,21 +28,113 @@ describe("identify", () => {
   });
 });
 
-describe("authorize", () => {
-  const hook = authorize({ assertionSecret: secret, findOperation: createOperationIndex() });
-  it("signs an assertion naming the caller for an allowed operation", async () => {
-    const request = Object.assign(fakeRequest("POST", "/api/weight"), { caller });
-    await hook(request, fakeReply().reply);
-    expect(await verifyAssertion(secret, request.assertion)).toEqual(caller);
+interface Echo {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The gateway's routing against a real upstream over HTTP: one route per contract operation, each forwarded
+ * to its service with the assertion in place of the caller's credentials.
+ */
+describe("forwarding", () => {
+  const upstream = Fastify();
+  upstream.removeAllContentTypeParsers();
+  upstream.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  upstream.all("/*", async (request): Promise<Echo> => ({
+    method: request.method,
+    url: request.url,
+    headers: request.headers as Record<string, string>,
+    body: typeof request.body === "string" ? request.body : "",
+  }));
+  const gateway = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
+  let scopes: string[] | null = null;
+
+  beforeAll(async () => {
+    const url = await upstream.listen({ host: "127.0.0.1", port: 0 });
+    await gateway.register(async (api) => {
+      api.addHook("onRequest", async (request) => void (request.caller = { ...caller, scopes }));
+      api.addHook("onRequest", authorize({ assertionSecret: secret }));
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url } });
+    });
+    await gateway.ready();
   });
-  it("refuses a missing scope with 403 and names it in WWW-Authenticate", async () => {
-    const { reply, headers } = fakeReply();
-    const request = Object.assign(fakeRequest("POST", "/api/weight"), { caller: { ...caller, scopes: ["weight:read"] } });
-    expect(await codeOf(hook(request, reply))).toBe("forbidden");
-    expect(headers["www-authenticate"]).toBe('Bearer error="insufficient_scope", scope="weight:write"');
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
   });
-  it("answers 404 for anything not in the contracts", async () => {
-    const request = Object.assign(fakeRequest("DELETE", "/api/targets"), { caller });
-    expect(await codeOf(hook(request, fakeReply().reply))).toBe("not_found");
+
+  it("has exactly one route for each operation a service serves", () => {
+    for (const op of operationList) {
+      expect(gateway.hasRoute({ method: op.method, url: op.path }), `${op.method} ${op.path}`).toBe(op.service !== "gateway");
+    }
+  });
+
+  it("passes the body and query on unchanged, and swaps the caller's credentials for the assertion", async () => {
+    scopes = null;
+    const body = '{"weightKg": 81.4,  "note": "é"}';
+    const response = await gateway.inject({
+      method: "PATCH",
+      url: `/api/weight/${randomUUID()}?x=1`,
+      headers: { "content-type": "application/json", authorization: "Bearer k", cookie: "s=1", [ASSERTION_HEADER]: "forged" },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(200);
+    const echo = response.json<Echo>();
+    expect(echo).toMatchObject({ method: "PATCH", body });
+    expect(echo.url).toMatch(/^\/api\/weight\/[0-9a-f-]{36}\?x=1$/);
+    expect(echo.headers.authorization).toBeUndefined();
+    expect(echo.headers.cookie).toBeUndefined();
+    expect(await verifyAssertion(secret, echo.headers[ASSERTION_HEADER])).toEqual(caller);
+  });
+
+  it("refuses a missing scope with 403 naming it, before anything is forwarded", async () => {
+    scopes = ["weight:read"];
+    const response = await gateway.inject({ method: "POST", url: "/api/weight", headers: { "content-type": "application/json" }, payload: "{}" });
+    expect(response.statusCode).toBe(403);
+    expect(response.headers["www-authenticate"]).toBe('Bearer error="insufficient_scope", scope="weight:write"');
+    expect(response.json()).toEqual({ error: "this credential lacks the weight:write scope" });
+  });
+
+  it("answers 404 in the envelope for a method or path that is not in the contracts", async () => {
+    scopes = null;
+    for (const [method, url] of [["DELETE", "/api/targets"], ["GET", "/api/weight/a/b"], ["GET", "/api/nope"]] as const) {
+      const response = await gateway.inject({ method, url });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({ error: "not found" });
+    }
+  });
+
+  it("refuses a body over the limit with 413 without forwarding it", async () => {
+    scopes = null;
+    const response = await gateway.inject({
+      method: "POST",
+      url: "/api/weight",
+      headers: { "content-type": "application/json" },
+      payload: `{"note":"${"x".repeat(BODY_LIMIT)}"}`,
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ error: "request body is too large" });
+  });
+});
+
+describe("a service that is down", () => {
+  it("is a 503 in the envelope", async () => {
+    const gateway = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
+    await gateway.register(async (api) => {
+      api.addHook("onRequest", async (request) => void (request.caller = caller));
+      api.addHook("onRequest", authorize({ assertionSecret: secret }));
+      // Port 9 (discard) on loopback: nothing listens there.
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9" } });
+    });
+    try {
+      const response = await gateway.inject({ method: "GET", url: "/api/weight" });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ error: "a service is unavailable" });
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestAccountKey } from "../../src/identity/admin-client.ts";
 import { startAdminSocket } from "../../src/identity/admin-socket.ts";
 import { silentLogger } from "../../src/identity/logger.ts";
+import { createIdentityStore } from "../../src/store/identity-store.ts";
 import { createTestIdentity, openIdentityDb, type IdentityDb } from "../identity-fixture.ts";
 
 const gatewayDir = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,7 +24,7 @@ const tempDir = async () => {
 
 beforeAll(async () => {
   h = await openIdentityDb();
-  identity = createTestIdentity(h.prisma).identity;
+  identity = createTestIdentity(h.store).identity;
 });
 afterAll(async () => {
   await h.close();
@@ -92,21 +93,21 @@ describe("create-key CLI", () => {
     }
   }, 60_000);
 
-  it("opens the embedded database itself when no gateway runs, generating the shared secret file", async () => {
+  it("opens the embedded database itself when no gateway runs, and leaves no secret behind", async () => {
     const dataDir = await tempDir();
     const run = await runCli(["offline@example.com"], dataDir);
     expect(run.code, run.stderr).toBe(0);
     const key = lastLine(run.stdout);
     expect(key).toMatch(/^fit_/);
-    expect((await stat(path.join(dataDir, "secrets", "better-auth"))).mode & 0o777).toBe(0o600);
+    // Issuing a key signs nothing: the session secret stays the launcher's to generate.
+    expect(existsSync(path.join(dataDir, "secrets"))).toBe(false);
     const onDisk = await import("@fit/db").then(({ openDatabase }) => openDatabase({ schema: "identity", dataDir: path.join(dataDir, "gateway") }));
-    const { PrismaClient } = await import("../../src/store/generated/client.ts");
-    const prisma = new PrismaClient({ adapter: onDisk.adapter });
+    const store = createIdentityStore(onDisk);
     try {
-      const caller = await createTestIdentity(prisma).identity.resolveCaller({ authorization: `Bearer ${key}` });
+      const caller = await createTestIdentity(store).identity.resolveCaller({ authorization: `Bearer ${key}` });
       expect(caller).toMatchObject({ email: "offline@example.com", scopes: null });
     } finally {
-      await prisma.$disconnect();
+      await store.close();
       await onDisk.close();
     }
   }, 120_000);

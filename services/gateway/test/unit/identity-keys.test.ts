@@ -12,7 +12,7 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 beforeAll(async () => {
   h = await openIdentityDb();
-  identity = createTestIdentity(h.prisma).identity;
+  identity = createTestIdentity(h.store).identity;
 });
 afterAll(() => h.close());
 

@@ -10,7 +10,7 @@ const signIn = (target: TestIdentity = t, email = freshEmail(), origin = ORIGIN)
 
 beforeAll(async () => {
   h = await openIdentityDb();
-  t = createTestIdentity(h.prisma);
+  t = createTestIdentity(h.store);
 });
 afterAll(() => h.close());
 
@@ -60,7 +60,7 @@ describe("magic link", () => {
   });
 
   it("expires: a link followed after its lifetime signs nobody in", async () => {
-    const short = createTestIdentity(h.prisma, { magicLinkTtlSeconds: 1 });
+    const short = createTestIdentity(h.store, { magicLinkTtlSeconds: 1 });
     const { url } = await requestLink(short, freshEmail());
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const late = await short.identity.handler(new Request(url ?? ""));
@@ -88,7 +88,7 @@ describe("magic link", () => {
 
   it("uses a Secure cookie with the __Secure- prefix when the public URL is https", async () => {
     const origin = "https://fit.example.com";
-    const secure = createTestIdentity(h.prisma, { baseUrl: origin, trustedOrigins: [origin] });
+    const secure = createTestIdentity(h.store, { baseUrl: origin, trustedOrigins: [origin] });
     const { setCookie, cookie, email } = await signIn(secure, freshEmail(), origin);
     expect(setCookie).toMatch(/^__Secure-better-auth\.session_token=/);
     expect(setCookie).toMatch(/; Secure/);

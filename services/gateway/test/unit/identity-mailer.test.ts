@@ -1,8 +1,6 @@
 import net from "node:net";
-import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMagicLinkMailer } from "../../src/identity/mailer.ts";
-import { loadIdentityConfig } from "../../src/identity/config.ts";
 
 const recordingLogger = () => {
   const lines: { level: string; obj: object; msg?: string }[] = [];
@@ -69,21 +67,5 @@ describe("magic-link mailer", () => {
     } finally {
       smtp.close();
     }
-  });
-});
-
-describe("identity config", () => {
-  it("defaults to the local quick start and refuses a short secret or a non-postgres URL", () => {
-    expect(loadIdentityConfig({})).toMatchObject({ PUBLIC_URL: "http://localhost:3000", MAIL_FROM: "Fitness <no-reply@localhost>" });
-    expect(loadIdentityConfig({}).BETTER_AUTH_SECRET).toBeUndefined();
-    expect(() => loadIdentityConfig({ BETTER_AUTH_SECRET: "short" })).toThrow(/BETTER_AUTH_SECRET/);
-    expect(() => loadIdentityConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
-    expect(() => loadIdentityConfig({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
-  });
-
-  it("resolves a relative DATA_DIR from where the command was typed (INIT_CWD), so the launcher and the CLI agree", () => {
-    expect(loadIdentityConfig({ INIT_CWD: "/repo" }).DATA_DIR).toBe("/repo/data");
-    expect(loadIdentityConfig({ INIT_CWD: "/repo", DATA_DIR: "/var/lib/fit" }).DATA_DIR).toBe("/var/lib/fit");
-    expect(loadIdentityConfig({}).DATA_DIR).toBe(path.resolve("data"));
   });
 });

@@ -10,7 +10,7 @@ const signIn = (target: TestIdentity = t, email = freshEmail(), origin = ORIGIN)
 
 beforeAll(async () => {
   h = await openIdentityDb();
-  t = createTestIdentity(h.prisma);
+  t = createTestIdentity(h.store);
 });
 afterAll(() => h.close());
 
@@ -94,7 +94,7 @@ describe("logging", () => {
   it("routes better-auth's lines into our logger, refusals below error, and prints nothing to the console", async () => {
     const lines: { level: string; msg?: string }[] = [];
     const at = (level: string) => (_obj: object, msg?: string) => void lines.push({ level, msg });
-    const logged = createTestIdentity(h.prisma, { logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } });
+    const logged = createTestIdentity(h.store, { logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } });
     const consoleSpies = (["log", "info", "warn", "error"] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
     try {
       const { response } = await requestLink(logged, freshEmail(), { callbackURL: "https://evil.example/" });

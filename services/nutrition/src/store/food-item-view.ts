@@ -16,4 +16,3 @@ export const foodItemView = (row: Row) => ({
   createdAt: row.createdAt.getTime(),
   updatedAt: row.updatedAt.getTime(),
 });
-export type FoodItemView = ReturnType<typeof foodItemView>;
