@@ -1,6 +1,6 @@
 // Opens the service's database: PostgreSQL when a URL is given, else PGlite (PostgreSQL in WASM) on disk.
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -120,7 +120,12 @@ async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
 
 async function openPGlite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
-  if (!inMemory) await mkdir(path.dirname(path.resolve(dataDir)), { recursive: true });
+  // Owner-only whatever DATA_DIR's own mode: PGlite writes its files 0666 whatever the umask, so the folder
+  // (0700) is what keeps other local users out of the database (docs/security.md#14-secrets-at-rest).
+  if (!inMemory) {
+    await mkdir(path.resolve(dataDir), { recursive: true, mode: 0o700 });
+    await chmod(path.resolve(dataDir), 0o700);
+  }
   // Loaded only in the embedded mode: PGlite's module alone is tens of MB a PostgreSQL-backed service never needs.
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));

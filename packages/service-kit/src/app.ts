@@ -1,6 +1,8 @@
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { installErrorHandling } from "./http-errors.ts";
+import { AppError } from "@fit/contracts";
+import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
+import { parseJsonBody } from "./json-body.ts";
 import { ASSERTION_HEADER, verifyAssertion, type Caller } from "./assertion.ts";
 
 declare module "fastify" {
@@ -16,6 +18,8 @@ declare module "fastify" {
 
 /** Bodies are small JSON documents; a larger one is a mistake or an attack (docs/decisions/0009-64kib-json-bodies.md). */
 export const BODY_LIMIT = 64 * 1024;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface HttpAppOptions {
   name: string;
@@ -26,25 +30,48 @@ export interface HttpAppOptions {
   trustProxy?: string | undefined;
 }
 
+/** Query strings and path parameters are flat: strings, or arrays of strings for a repeated key. */
+const carriesNul = (record: unknown) =>
+  Object.values(record ?? {}).some((value: unknown) =>
+    (Array.isArray(value) ? value : [value]).some((item) => typeof item === "string" && item.includes("\0")),
+  );
+
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
 export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
   const app = Fastify({
     logger,
     trustProxy: trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
-    // Refuse prototype-pollution payloads outright rather than guessing what was meant
-    // (docs/security.md#9-body-limits-and-prototype-poisoning).
-    onProtoPoisoning: "error",
-    onConstructorPoisoning: "error",
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestIdHeader: "x-request-id",
+    // Timeouts on purpose: a client that drips its headers or body slowly cannot hold a connection for long.
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    // Errors Node answers before Fastify sees a request (431, a malformed request line) leave in the envelope.
+    clientErrorHandler: replyToClientError,
+    frameworkErrors: replyToFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // One parser refuses what no handler should see: prototype-pollution keys, NUL, stack-deep nesting.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error);
+    }
+  });
   // JSON only: a text/plain body is how a cross-site form sneaks past CORS, so it is a 415
   // (docs/security.md#7-csrf-defence-origin-check-and-json-only-bodies).
   app.removeContentTypeParser("text/plain");
+  app.addHook("preValidation", async (request) => {
+    // Query strings and path segments carry text too: the same NUL rule as bodies.
+    if (carriesNul(request.query) || carriesNul(request.params)) {
+      throw new AppError("validation", "text must not contain NUL characters");
+    }
+  });
   installErrorHandling(app);
   app.decorateRequest("caller", null as unknown as Caller);
 

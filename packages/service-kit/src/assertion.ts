@@ -45,10 +45,15 @@ export const signAssertion = async (secret: string, caller: Caller): Promise<str
 
 export const verifyAssertion = async (secret: string, token: string | undefined): Promise<Caller> => {
   if (!token) throw new AppError("unauthenticated", "missing internal assertion");
+  let payload: Record<string, unknown>;
   try {
-    const payload = verifierFor(secret)(token);
-    return Caller.parse({ accountId: payload["sub"], email: payload["email"], scopes: payload["scopes"] ?? null });
+    payload = verifierFor(secret)(token);
   } catch {
     throw new AppError("unauthenticated", "invalid internal assertion");
   }
+  // A lifetime longer than the gateway ever issues is a forgery or a misconfigured signer, valid or not.
+  const lifetimeMs = (Number(payload["exp"]) - Number(payload["iat"])) * 1000;
+  const caller = Caller.safeParse({ accountId: payload["sub"], email: payload["email"], scopes: payload["scopes"] ?? null });
+  if (!(lifetimeMs <= TTL_MS) || !caller.success) throw new AppError("unauthenticated", "invalid internal assertion");
+  return caller.data;
 };

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AppError } from "@fit/contracts";
 
 /** Keyset position of the last item of a page: lists are ordered by (time desc, id desc), stable under inserts. */
@@ -9,15 +10,21 @@ export interface PagePosition {
 export const encodeCursor = ({ at, id }: PagePosition): string =>
   Buffer.from(JSON.stringify([at, id])).toString("base64url");
 
+/** What encodeCursor writes; anything else (a crafted or truncated cursor) is refused before any query. */
+const Position = z.tuple([z.number().int().min(-8.64e15).max(8.64e15), z.uuid()]);
+
 export const decodeCursor = (cursor: string | undefined): PagePosition | undefined => {
   if (cursor === undefined) return undefined;
+  let decoded: unknown;
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown[];
-    if (typeof at === "number" && typeof id === "string") return { at, id };
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString());
   } catch {
-    // fall through to the validation error
+    decoded = undefined;
   }
-  throw new AppError("validation", "cursor is not valid");
+  const position = Position.safeParse(decoded);
+  if (!position.success) throw new AppError("validation", "cursor is not valid");
+  const [at, id] = position.data;
+  return { at, id };
 };
 
 /** Builds a page from `limit + 1` rows: the extra row only says whether there is a next page. */

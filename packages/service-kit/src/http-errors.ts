@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode } from "@fit/contracts";
 
@@ -24,6 +26,25 @@ const statusCodes: Record<number, [ErrorCode, string]> = {
   504: ["timeout", "a service did not answer in time"],
 };
 
+/**
+ * A lost or refused database connection (PostgreSQL restarting, the pool exhausted, the network gone) is a
+ * 503: the request may succeed later and nothing was written. Recognised by the codes along the cause chain:
+ * Prisma's P1xxx and pool timeout, PostgreSQL's connection and shutdown classes, Node's socket errors.
+ */
+const DATABASE_UNAVAILABLE = /^(P1001|P1002|P1008|P1017|P2024|08\w{3}|57P0[123]|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/;
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+
+const isDatabaseUnavailable = (error: unknown): boolean => {
+  for (let cause = error, hops = 0; cause && typeof cause === "object" && hops < 8; hops++) {
+    const { code, kind, originalCode } = cause as { code?: unknown; kind?: unknown; originalCode?: unknown };
+    if ([code, originalCode].some((c) => typeof c === "string" && DATABASE_UNAVAILABLE.test(c))) return true;
+    if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
+    if (/Connection terminated|Can't reach database server|server closed the connection/i.test(String((cause as Error).message))) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+};
+
 /** Zod messages of the contracts start with the field or with "must"; a bare one gets the path in front. */
 const describeIssue = (path: readonly PropertyKey[], message: string): string => {
   const field = path.map(String).join(".");
@@ -38,6 +59,7 @@ export const toAppError = (error: unknown): AppError => {
     const path = (first?.instancePath ?? "").split("/").filter(Boolean);
     return new AppError("validation", describeIssue(path, first?.message ?? "invalid input"));
   }
+  if (isDatabaseUnavailable(error)) return new AppError("unavailable", "the database is unavailable, retry shortly");
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code ? fastifyCodes[fastifyError.code] : undefined;
   if (known) return new AppError(known[0], known[1]);
@@ -61,4 +83,31 @@ export const installErrorHandling = (app: FastifyInstance): void => {
       .send(appError.detail ? { error: appError.message, detail: appError.detail } : { error: appError.message });
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: "not found" }));
+};
+
+/** Errors Fastify's router raises before any route runs (so before the error handler can see them). */
+export const replyToFrameworkError = (error: FastifyError, _request: unknown, reply: FastifyReply): void => {
+  const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+  void reply.status(tooLong ? 414 : 400).send({ error: tooLong ? "path is too long" : "malformed URL" });
+};
+
+const clientErrors: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "request headers are too large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "request took too long to arrive"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "request headers took too long to arrive"],
+};
+
+/**
+ * Answers what Node refuses before Fastify sees a request (headers too large, a malformed request line such
+ * as a lowercase method, a request that never finished arriving) in the envelope, then closes the connection:
+ * after a parse error nothing more can be read from it.
+ */
+export const replyToClientError = (error: Error & { code?: string }, socket: Socket): void => {
+  if (!socket.writable) return void socket.destroy();
+  const [status, message] = clientErrors[error.code ?? ""] ?? [400, "malformed request"];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
+import { AppError } from "@fit/contracts";
 import { buildService, type ServiceDatabase } from "@fit/service-kit";
 import { authorize, identify } from "./auth/authenticate.ts";
 import { installRateLimits } from "./auth/rate-limits.ts";
@@ -43,12 +44,22 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
         });
         const limits = await installRateLimits(app, config);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
-        authRoutesPlugin(app, { identity, publicUrl: config.PUBLIC_URL, limits: [limits.signInPerAddress, limits.signInPerEmail] });
+        authRoutesPlugin(app, {
+          identity,
+          publicUrl: config.PUBLIC_URL,
+          trustedOrigins,
+          limits: [limits.signInPerAddress, limits.signInPerEmail],
+        });
         await app.register(async (api) => {
-          api.addHook("onRequest", identify({ identity, trustedOrigins }));
+          api.addHook("onRequest", identify({ identity, trustedOrigins, refused: limits.refusedPerAddress }));
           api.addHook("onRequest", limits.perAccount);
           api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET }));
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
+          // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
+          // unknown-path flood is counted like any other.
+          api.all("/api/*", async () => {
+            throw new AppError("not_found", "not found");
+          });
           await api.register(forwardRoutes, {
             upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL },
           });

@@ -20,6 +20,8 @@ const gatewayEnv = baseEnv(3000).extend({
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
   /** API requests per account per minute, whatever the credential. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Refused requests (no, bad or revoked credential) per client address per minute. */
+  REFUSED_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /** Magic-link requests per client address per 15 minutes, and per email per hour. */
   SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),

@@ -3,7 +3,10 @@ import { createSigner } from "fast-jwt";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
-import { ASSERTION_HEADER, baseEnv, ConfigError, createServiceApp, decodeCursor, encodeCursor, loadConfig, signAssertion, verifyAssertion } from "../../src/index.ts";
+import {
+  ASSERTION_HEADER, baseEnv, ConfigError, createHttpApp, createServiceApp, decodeCursor, encodeCursor, loadConfig, loggerOptions,
+  signAssertion, verifyAssertion,
+} from "../../src/index.ts";
 
 const secret = "k".repeat(40);
 const caller = { accountId: randomUUID(), email: "kit@example.com", scopes: ["weight:read"] };
@@ -41,8 +44,12 @@ describe("internal assertion", () => {
 
 describe("cursor", () => {
   it("round-trips a position and refuses a forged cursor with a validation error", () => {
-    expect(decodeCursor(encodeCursor({ at: 5, id: "x" }))).toEqual({ at: 5, id: "x" });
-    expect(() => decodeCursor("bm9wZQ")).toThrow(AppError);
+    const id = "0b8f6f8e-3c1a-4c5e-9a57-4f0f3f1b2c3d";
+    expect(decodeCursor(encodeCursor({ at: 5, id }))).toEqual({ at: 5, id });
+    const forged = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    for (const cursor of ["bm9wZQ", "WzEsImEiXQ", forged([9e15, id]), forged([1.5, id]), forged([1, id, 2]), forged({ at: 1, id })]) {
+      expect(() => decodeCursor(cursor), cursor).toThrow(AppError);
+    }
   });
 });
 
@@ -115,5 +122,18 @@ describe("service app", () => {
     expect(await response.json()).toEqual({ done: true });
     await closing;
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe("request logs", () => {
+  it("never carry a sign-in token or code from the URL", async () => {
+    const lines: string[] = [];
+    const options = loggerOptions("kit", "info") as object;
+    const app = createHttpApp({ name: "kit", logger: { ...options, stream: { write: (line: string) => void lines.push(line) } }, readiness: async () => {} });
+    await app.inject({ method: "GET", url: "/api/auth/magic-link/verify?token=s3cret-token&callbackURL=%2F" });
+    await app.inject({ method: "GET", url: "/oauth/callback?state=st4te&code=c0de" });
+    const logged = lines.join("");
+    expect(logged).toContain("token=[redacted]");
+    for (const secret of ["s3cret-token", "st4te", "c0de"]) expect(logged).not.toContain(secret);
   });
 });

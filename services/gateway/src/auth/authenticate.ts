@@ -19,21 +19,33 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Who is calling: an unknown caller is a 401. A cookie-authenticated write from an origin that is not trusted
  * is a 403 (CSRF defence; bearer credentials are not sent by browsers on their own, so they need none).
+ * Every refusal is counted by `refused` (per client address), so guessing keys or flooding unknown paths
+ * without a credential meets a 429 like any other flood.
  */
-export const identify = ({ identity, trustedOrigins }: { identity: CallerResolver; trustedOrigins: readonly string[] }) =>
-  async (request: FastifyRequest) => {
-    const caller = await identity.resolveCaller({
-      authorization: request.headers.authorization,
-      cookie: request.headers.cookie,
-    });
-    if (!caller) throw new AppError("unauthenticated", "sign in or send an API key as Authorization: Bearer <key>");
-    const origin = request.headers.origin;
-    const cookieWrite = !request.headers.authorization && !SAFE_METHODS.has(request.method);
-    if (cookieWrite && origin !== undefined && !trustedOrigins.includes(origin)) {
-      throw new AppError("forbidden", "cross-site request refused");
+export const identify = ({ identity, trustedOrigins, refused }: {
+  identity: CallerResolver;
+  trustedOrigins: readonly string[];
+  refused: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}) =>
+  async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      request.caller = await callerOf(request, identity, trustedOrigins);
+    } catch (error) {
+      await refused(request, reply);
+      throw error;
     }
-    request.caller = caller;
   };
+
+const callerOf = async (request: FastifyRequest, identity: CallerResolver, trustedOrigins: readonly string[]) => {
+  const caller = await identity.resolveCaller({ authorization: request.headers.authorization, cookie: request.headers.cookie });
+  if (!caller) throw new AppError("unauthenticated", "sign in or send an API key as Authorization: Bearer <key>");
+  const origin = request.headers.origin;
+  const cookieWrite = !request.headers.authorization && !SAFE_METHODS.has(request.method);
+  if (cookieWrite && origin !== undefined && !trustedOrigins.includes(origin)) {
+    throw new AppError("forbidden", "cross-site request refused");
+  }
+  return caller;
+};
 
 /**
  * May they: only operations in the contracts have routes (anything else is a 404, so nothing missing from

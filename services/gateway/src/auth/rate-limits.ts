@@ -4,6 +4,7 @@ import { AppError } from "@fit/contracts";
 
 export interface RateLimitConfig {
   RATE_LIMIT_PER_MINUTE: number;
+  REFUSED_LIMIT_PER_MINUTE: number;
   SIGN_IN_LIMIT_PER_ADDRESS: number;
   SIGN_IN_LIMIT_PER_EMAIL: number;
 }
@@ -15,9 +16,10 @@ const emailOf = (request: FastifyRequest) => {
 
 /**
  * Rate limits, answered 429 with Retry-After in the error envelope. API use is counted per account (after
- * authentication, so one noisy key cannot starve others behind the same address); sign-in links per client
- * address (the socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and
- * per email, so nobody floods an inbox. The limiters share one store, so each key names its limiter.
+ * authentication, so one noisy key cannot starve others behind the same address); refused requests per client
+ * address (a key-guessing or unknown-path flood without a credential); sign-in links per client address (the
+ * socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and per email, so
+ * nobody floods an inbox. The limiters share one store, so each key names its limiter.
  * Counters live in this process: several gateway replicas each count on their own.
  */
 export const installRateLimits = async (app: FastifyInstance, config: RateLimitConfig) => {
@@ -37,6 +39,12 @@ export const installRateLimits = async (app: FastifyInstance, config: RateLimitC
       max: config.RATE_LIMIT_PER_MINUTE,
       timeWindow: 60_000,
       keyGenerator: (request) => `account:${request.caller.accountId}`,
+    }),
+    /** Refused credentials and unauthenticated requests, per client address. */
+    refusedPerAddress: limiter({
+      max: config.REFUSED_LIMIT_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `refused-address:${request.ip}`,
     }),
     signInPerAddress: limiter({
       max: config.SIGN_IN_LIMIT_PER_ADDRESS,

@@ -28,13 +28,34 @@ export function bearerKey(authorization: string): string {
   return match[1];
 }
 
-export async function resolveApiKey(store: Pick<IdentityStore, "findApiKey">, key: string, now = Date.now()): Promise<Caller> {
-  const row = await store.findApiKey(await defaultKeyHasher(key));
-  if (!row) throw unauthenticated("is not valid (unknown or revoked)");
-  if (row.enabled === false) throw unauthenticated("is disabled");
-  if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
-  if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
-  return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions) };
+/** How many unknown keys are remembered, and for how long: enough to absorb a guessing flood, bounded in memory. */
+const UNKNOWN_KEYS_MAX = 10_000;
+const UNKNOWN_KEY_TTL_MS = 5 * 60_000;
+
+/**
+ * Resolves API keys to callers. A key that matches no row is remembered for a while, so a client repeating a
+ * wrong or revoked key costs one database lookup, not one per request (a new key is random: never remembered).
+ */
+export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
+  const unknown = new Map<string, number>();
+  const remember = (hash: string, now: number) => {
+    if (unknown.size >= UNKNOWN_KEYS_MAX) unknown.delete(unknown.keys().next().value as string);
+    unknown.set(hash, now + UNKNOWN_KEY_TTL_MS);
+  };
+  return async (key: string, now = Date.now()): Promise<Caller> => {
+    const hash = await defaultKeyHasher(key);
+    const until = unknown.get(hash);
+    if (until !== undefined && until > now) throw unauthenticated("is not valid (unknown or revoked)");
+    const row = await store.findApiKey(hash);
+    if (!row) {
+      remember(hash, now);
+      throw unauthenticated("is not valid (unknown or revoked)");
+    }
+    if (row.enabled === false) throw unauthenticated("is disabled");
+    if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
+    if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
+    return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions) };
+  };
 }
 
 function scopesOf(permissions: string | null): string[] | null {

@@ -10,7 +10,7 @@ import type { MagicLinkMailer } from "./mailer.ts";
 export const API_KEY_PREFIX = "fit_";
 
 export interface AuthOptions {
-  store: Pick<IdentityStore, "authDatabase">;
+  store: Pick<IdentityStore, "authDatabase" | "retireOlderMagicLinks">;
   /** The public URL; its origin is always trusted, and https makes cookies Secure with the __Secure- prefix. */
   baseUrl: string;
   secret: string;
@@ -49,7 +49,10 @@ export function createAuth(options: AuthOptions) {
       magicLink({
         expiresIn: options.magicLinkTtlSeconds ?? 600,
         storeToken: "hashed",
-        sendMagicLink: ({ email, url }) => options.mailer.send({ email, url }),
+        sendMagicLink: async ({ email, url }) => {
+          await options.store.retireOlderMagicLinks(email);
+          await options.mailer.send({ email, url });
+        },
       }),
       apiKey({
         defaultPrefix: API_KEY_PREFIX,

@@ -1,6 +1,6 @@
 // The gateway's identity: better-auth for sign-in and key management, plus the per-request credential check.
 import type { Caller } from "@fit/service-kit";
-import { bearerKey, resolveApiKey } from "./api-key-credential.ts";
+import { bearerKey, createApiKeyResolver } from "./api-key-credential.ts";
 import { createAuth, type Auth, type AuthOptions } from "./auth.ts";
 import { issueAccountKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
@@ -26,17 +26,18 @@ export interface Identity {
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
-  store: Pick<IdentityStore, "authDatabase" | "findApiKey">;
+  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "retireOlderMagicLinks">;
   logger?: IdentityLogger;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
   const auth = createAuth({ ...options, logger: options.logger ?? silentLogger });
+  const resolveApiKey = createApiKeyResolver(options.store);
   return {
     auth,
     handler: (request) => auth.handler(request),
     async resolveCaller({ authorization, cookie }) {
-      if (authorization !== undefined) return resolveApiKey(options.store, bearerKey(authorization));
+      if (authorization !== undefined) return resolveApiKey(bearerKey(authorization));
       if (!cookie || !(await sessionCookieIn(auth, cookie))) return null;
       return resolveSession(auth, cookie);
     },

@@ -1,5 +1,6 @@
 // Delivers magic links: by SMTP when SMTP_URL is set, otherwise onto the console for local use.
 import nodemailer from "nodemailer";
+import { redactUrl } from "@fit/service-kit";
 import type { IdentityLogger } from "./logger.ts";
 
 export interface MagicLinkMessage {
@@ -25,7 +26,7 @@ export function createMagicLinkMailer({ smtpUrl, from, logger, console = process
       send({ email, url }) {
         // Without a mail server the link is the only way in, so it is shown where the operator looks: the log
         // and, plainly, stdout (the quick start copies it from there). Never do this with SMTP configured.
-        logger.info({ email, url }, "magic link (SMTP_URL unset, so not mailed)");
+        logger.info({ email, url: redactUrl(url) }, "magic link printed on the console (SMTP_URL unset, so not mailed)");
         console.write(`Sign-in link for ${email}: ${url}\n`);
         return Promise.resolve();
       },

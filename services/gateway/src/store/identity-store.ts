@@ -35,6 +35,18 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
         WHERE k.key = ${hash}`;
       return rows[0] ?? null;
     },
+    /**
+     * Leaves only the newest magic link of an email usable: asking for a link again retires the older ones.
+     * Verification rows of other kinds hold no JSON object, hence the guard before the cast.
+     */
+    async retireOlderMagicLinks(email: string): Promise<void> {
+      await prisma.$executeRaw`
+        WITH links AS (
+          SELECT id, created_at FROM verification
+          WHERE lower(CASE WHEN value LIKE '{%' THEN value::jsonb ->> 'email' END) = lower(${email}))
+        DELETE FROM verification WHERE id IN (
+          SELECT id FROM links ORDER BY created_at DESC, id DESC OFFSET 1)`;
+    },
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };

@@ -3,7 +3,7 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, operationList } from "@fit/contracts";
 import { ASSERTION_HEADER, BODY_LIMIT, createHttpApp, verifyAssertion, type Caller } from "@fit/service-kit";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { authorize, identify } from "../../src/auth/authenticate.ts";
 import { forwardRoutes } from "../../src/routes/forward.ts";
 
@@ -15,16 +15,23 @@ const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unkno
 
 describe("identify", () => {
   const resolver = (result: Caller | null) => ({ resolveCaller: async () => result });
-  it("refuses a caller without credentials with 401", async () => {
-    const hook = identify({ identity: resolver(null), trustedOrigins: [] });
-    expect(await codeOf(hook(fakeRequest("GET", "/api/weight")))).toBe("unauthenticated");
+  const reply = {} as FastifyReply;
+  let refusals = 0;
+  const refused = async () => void refusals++;
+  it("refuses a caller without credentials with 401, counting the refusal", async () => {
+    const hook = identify({ identity: resolver(null), trustedOrigins: [], refused });
+    refusals = 0;
+    expect(await codeOf(hook(fakeRequest("GET", "/api/weight"), reply))).toBe("unauthenticated");
+    expect(refusals).toBe(1);
   });
   it("refuses a cookie-authenticated write from an untrusted origin, but not a bearer one", async () => {
-    const hook = identify({ identity: resolver(caller), trustedOrigins: ["https://app.example"] });
-    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://evil.example", cookie: "x" })))).toBe("forbidden");
-    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://app.example", cookie: "x" })))).toBe("ok");
-    expect(await codeOf(hook(fakeRequest("GET", "/api/weight", { origin: "https://evil.example", cookie: "x" })))).toBe("ok");
-    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://evil.example", authorization: "Bearer k" })))).toBe("ok");
+    const hook = identify({ identity: resolver(caller), trustedOrigins: ["https://app.example"], refused });
+    refusals = 0;
+    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://evil.example", cookie: "x" }), reply))).toBe("forbidden");
+    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://app.example", cookie: "x" }), reply))).toBe("ok");
+    expect(await codeOf(hook(fakeRequest("GET", "/api/weight", { origin: "https://evil.example", cookie: "x" }), reply))).toBe("ok");
+    expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://evil.example", authorization: "Bearer k" }), reply))).toBe("ok");
+    expect(refusals).toBe(1);
   });
 });
 

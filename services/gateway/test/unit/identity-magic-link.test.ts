@@ -59,6 +59,17 @@ describe("magic link", () => {
     expect(replay.headers.getSetCookie().some((c) => /session_token=[^;]+/.test(c) && !/Max-Age=0/.test(c))).toBe(false);
   });
 
+  it("retires an older unused link when a newer one is asked for", async () => {
+    const email = freshEmail();
+    const older = (await requestLink(t, email)).url ?? "";
+    const newer = (await requestLink(t, email.toUpperCase())).url ?? "";
+    const other = (await requestLink(t, freshEmail())).url ?? "";
+    expect((await t.identity.handler(new Request(older))).headers.get("location")).toMatch(/error=INVALID_TOKEN/);
+    expect((await t.identity.handler(new Request(newer))).headers.getSetCookie().some((c) => c.includes("session_token="))).toBe(true);
+    // Someone else's link is untouched.
+    expect((await t.identity.handler(new Request(other))).headers.getSetCookie().some((c) => c.includes("session_token="))).toBe(true);
+  });
+
   it("expires: a link followed after its lifetime signs nobody in", async () => {
     const short = createTestIdentity(h.store, { magicLinkTtlSeconds: 1 });
     const { url } = await requestLink(short, freshEmail());
