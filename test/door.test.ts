@@ -37,6 +37,14 @@ describe("bodies over the limit", () => {
     expect(next === undefined || next.status === 200).toBe(true);
     expect((await api.get("/api/weight")).body.items).toEqual([]);
   });
+
+  it("are cut at the limit when they arrive chunked, without a length", async () => {
+    const chunk = "x".repeat(16 * 1024);
+    const chunks = Array.from({ length: 8 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join("");
+    const key = (await system.account()).key;
+    const request = `POST /api/weight HTTP/1.1\r\nHost: fit\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`;
+    expect(await rawExchange(system.url, request)).toEqual({ status: 413, body: { error: "request body is too large" } });
+  });
 });
 
 describe("text PostgreSQL cannot store, and other hostile input", () => {

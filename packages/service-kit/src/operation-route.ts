@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { Operation } from "@fit/contracts";
+import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
 
 declare module "fastify" {
@@ -37,13 +37,16 @@ export const serveOperation = <O extends Operation>(app: Pick<FastifyInstance, "
       ...(op.params ? { params: op.params } : {}),
       response: { 200: op.response },
     },
-    handler: (request) =>
-      handler({
+    handler: (request) => {
+      // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
+      if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
+      return handler({
         body: request.body as Parsed<O["body"]>,
         query: request.query as Parsed<O["query"]>,
         params: request.params as Parsed<O["params"]>,
         caller: request.caller,
         request,
-      }),
+      });
+    },
   });
 };

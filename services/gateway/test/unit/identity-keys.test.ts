@@ -112,8 +112,13 @@ describe("resolveCaller with an API key", () => {
     await expectUnauthenticated(identity.resolveCaller(bearer(key)), /unreadable scopes/);
   });
 
-  it("refuses a well-formed key that was never issued", async () => {
-    await expectUnauthenticated(identity.resolveCaller(bearer(`fit_${"a".repeat(64)}`)), /not valid/);
+  it("refuses a well-formed key that was never issued, looking it up once however often it is sent", async () => {
+    const unknown = `fit_${"b".repeat(64)}`;
+    h.queries.reset();
+    await expectUnauthenticated(identity.resolveCaller(bearer(unknown)), /not valid/);
+    expect(h.queries.count).toBe(1);
+    for (let i = 0; i < 3; i++) await expectUnauthenticated(identity.resolveCaller(bearer(unknown)), /not valid/);
+    expect(h.queries.count).toBe(1);
   });
 
   it.each([
