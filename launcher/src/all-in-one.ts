@@ -46,8 +46,9 @@ const url = await runUntilSignalled({ app: gateway, host: config.HOST, port: con
 console.log(`
 Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${config.NATS_URL ? "NATS" : "in-process bus"})
   API description:   ${url}/openapi.json
-  Get an API key:    pnpm create-key you@example.com      (prints the key as its last line)
+  Get an API key:    npx -y pnpm@10 create-key you@example.com      (prints the key as its last line)
   Then:              curl -H "Authorization: Bearer <key>" ${url}/api/dashboard
-  Or sign in:        curl -X POST ${url}/api/auth/sign-in/magic-link -H 'content-type: application/json' -d '{"email":"you@example.com"}'
+  Or sign in:        curl -X POST ${url}/api/auth/sign-in/magic-link -H 'content-type: application/json' \\
+                          -H 'origin: ${url}' -d '{"email":"you@example.com"}'
                      (without SMTP_URL the link is printed here)
 `);

@@ -18,6 +18,7 @@ export const runUntilSignalled = async ({ app, host, port, graceMs = 10_000 }: R
     if (err) app.log.error({ err }, "fatal error, shutting down");
     else app.log.info({ signal }, "shutting down");
     await app.close();
+    app.log.info("stopped");
   });
   return app.listen({ host, port });
 };

@@ -7,7 +7,7 @@ const origins = z
   .pipe(z.array(z.url()));
 
 const gatewayEnv = baseEnv(3000).extend({
-  /** The address people use; https turns on Secure, __Secure- cookies. Unset: http://localhost:<PORT>. */
+  /** The address people use; https turns on Secure, __Secure- cookies. Unset: http://<HOST>:<PORT>. */
   PUBLIC_URL: z.url().optional(),
   /** Signs session cookies; the gateway alone never invents one (the all-in-one launcher does, see README). */
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
@@ -31,10 +31,11 @@ const gatewayEnv = baseEnv(3000).extend({
   DASHBOARD_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2000),
 });
 
-const withPublicUrl = <C extends { PUBLIC_URL?: string | undefined; PORT: number }>(config: C) => ({
-  ...config,
-  PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-});
+/** Unset, the public address is where the gateway listens (a wildcard address is reached as localhost). */
+const withPublicUrl = <C extends { PUBLIC_URL?: string | undefined; HOST: string; PORT: number }>(config: C) => {
+  const host = ["0.0.0.0", "::", ""].includes(config.HOST) ? "localhost" : config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+  return { ...config, PUBLIC_URL: config.PUBLIC_URL ?? `http://${host}:${config.PORT}` };
+};
 
 export const loadGatewayConfig = (env?: NodeJS.ProcessEnv) => withPublicUrl(loadConfig(gatewayEnv, env));
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
@@ -44,7 +45,7 @@ export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
  * other secrets. It issues keys and never signs a session, so a missing BETTER_AUTH_SECRET is no error.
  */
 const createKeyEnv = gatewayEnv
-  .pick({ PORT: true, PUBLIC_URL: true, MAIL_FROM: true, DATA_DIR: true, DATABASE_URL: true })
+  .pick({ HOST: true, PORT: true, PUBLIC_URL: true, MAIL_FROM: true, DATA_DIR: true, DATABASE_URL: true })
   .extend({ BETTER_AUTH_SECRET: gatewayEnv.shape.BETTER_AUTH_SECRET.optional() });
 
 export const loadCreateKeyConfig = (env: NodeJS.ProcessEnv = process.env) => {

@@ -5,9 +5,10 @@ import { loadCreateKeyConfig, loadGatewayConfig } from "../../src/config.ts";
 const secrets = { INTERNAL_ASSERTION_SECRET: "i".repeat(32), BETTER_AUTH_SECRET: "b".repeat(32) };
 
 describe("gateway config", () => {
-  it("defaults PUBLIC_URL to the port it listens on", () => {
-    expect(loadGatewayConfig(secrets).PUBLIC_URL).toBe("http://localhost:3000");
-    expect(loadGatewayConfig({ ...secrets, PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
+  it("defaults PUBLIC_URL to the address it listens on", () => {
+    expect(loadGatewayConfig(secrets).PUBLIC_URL).toBe("http://127.0.0.1:3000");
+    expect(loadGatewayConfig({ ...secrets, PORT: "8080" }).PUBLIC_URL).toBe("http://127.0.0.1:8080");
+    expect(loadGatewayConfig({ ...secrets, HOST: "0.0.0.0" }).PUBLIC_URL).toBe("http://localhost:3000");
     expect(loadGatewayConfig({ ...secrets, PORT: "8080", PUBLIC_URL: "https://fit.example" }).PUBLIC_URL).toBe("https://fit.example");
   });
 
@@ -21,7 +22,7 @@ describe("gateway config", () => {
 
 describe("create-key config", () => {
   it("needs none of the gateway's secrets, but checks one that is given", () => {
-    expect(loadCreateKeyConfig({})).toMatchObject({ PUBLIC_URL: "http://localhost:3000", MAIL_FROM: "Fitness <no-reply@localhost>" });
+    expect(loadCreateKeyConfig({})).toMatchObject({ PUBLIC_URL: "http://127.0.0.1:3000", MAIL_FROM: "Fitness <no-reply@localhost>" });
     expect(loadCreateKeyConfig({}).BETTER_AUTH_SECRET).toBeUndefined();
     expect(() => loadCreateKeyConfig({ BETTER_AUTH_SECRET: "short" })).toThrow(/BETTER_AUTH_SECRET/);
   });
