@@ -58,6 +58,12 @@ describe("text PostgreSQL cannot store, and other hostile input", () => {
     expect((await api.get("/api/weight")).body.items).toMatchObject([{ id: logged.body.id, note: null }]);
   });
 
+  it("refuses a malformed escape in the query string with a 400", async () => {
+    for (const query of ["x=%ZZ", "to=%C0%80", "%E0%A4%A=1"]) {
+      expect(await api.get(`/api/weight?${query}`), query).toMatchObject({ status: 400, body: { error: "malformed URL" } });
+    }
+  });
+
   it("refuses a crafted cursor and a stack-deep body with a 400", async () => {
     expect((await api.get("/api/weight?cursor=WzEsImEiXQ")).body).toEqual({ error: "cursor is not valid" });
     const deep = `{"email":${"[".repeat(30_000)}${"]".repeat(30_000)}}`;

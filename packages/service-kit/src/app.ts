@@ -66,6 +66,14 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   // JSON only: a text/plain body is how a cross-site form sneaks past CORS, so it is a 415
   // (docs/security.md#7-csrf-defence-origin-check-and-json-only-bodies).
   app.removeContentTypeParser("text/plain");
+  app.addHook("onRequest", async (request) => {
+    // A malformed escape (`?x=%ZZ`) is the client's mistake; left alone it fails whoever decodes the URL later.
+    try {
+      decodeURIComponent(request.url);
+    } catch {
+      throw new AppError("validation", "malformed URL");
+    }
+  });
   app.addHook("preValidation", async (request) => {
     // Query strings and path segments carry text too: the same NUL rule as bodies.
     if (carriesNul(request.query) || carriesNul(request.params)) {

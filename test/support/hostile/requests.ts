@@ -1,0 +1,139 @@
+import fc from "fast-check";
+import { bodyPlans, deleteBodies, excerpt, type BodyPlan } from "./body.ts";
+import { hostileQuery } from "./query.ts";
+import { targets, type Target } from "./schema.ts";
+import { encodeBody } from "./values.ts";
+
+type Credential = "A" | "B" | "B-read" | "B-scopeless" | "none" | "malformed";
+export type Resource = "weights" | "measurements" | "items";
+
+export interface Context {
+  /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every operation scope. */
+  keys: Record<"A" | "B" | "B-read" | "B-scopeless", string>;
+  /** Ids of things each account really owns, so hostile writes reach the store and not only the validator. */
+  ids: Record<"A" | "B", Record<Resource, string[]>>;
+  accountB: string;
+  /** The gateway's own origin (trusted for cookies and magic-link callbacks). */
+  origin: string;
+}
+
+export interface HostileRequest {
+  target: string;
+  method: string;
+  /** Path and query exactly as sent. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  credential: Credential;
+  /** The contract refuses this request whatever the server's state: it must answer 4xx and change nothing. */
+  mustRefuse: boolean;
+  labels: string[];
+}
+
+const malformedCredentials: Record<string, string>[] = [
+  { authorization: "Bearer" }, { authorization: "Bearer fit_" }, { authorization: `Bearer fit_${"a".repeat(64)}` },
+  { authorization: `Bearer fit_${"a".repeat(5000)}` }, { authorization: "Basic dXNlcjpwYXNz" }, { authorization: "Bearer fit_ÿÿÿÿ" },
+  { authorization: "Bearer ' OR 1=1 --" }, { authorization: `Bearer fit_${"A".repeat(64)} fit_${"B".repeat(64)}` },
+  { authorization: 'Digest username="x"' }, { cookie: "better-auth.session_token=garbage" },
+  { cookie: `better-auth.session_token=${"a".repeat(4000)}` }, { cookie: "better-auth.session_token=a.b; better-auth.session_token=c.d" },
+  { cookie: "better-auth.session_token=%00%ff" }, { cookie: "=;;=;" }, { cookie: "__Secure-better-auth.session_token=x.y" },
+];
+
+const weighted = <T>(...entries: [number, T][]) => fc.oneof(...entries.map(([weight, value]) => ({ weight, arbitrary: fc.constant(value) })));
+
+const apiCredentials = weighted<Credential>([35, "A"], [25, "B"], [8, "B-read"], [7, "B-scopeless"], [10, "none"], [15, "malformed"]);
+const signInCredentials = weighted<Credential>([6, "none"], [2, "malformed"], [1, "A"]);
+
+/** Content types: [value or "none", whether a body sent with it must be refused]. */
+type ContentType = readonly [string, boolean];
+const contentTypes = fc.oneof(
+  { weight: 30, arbitrary: fc.constant<ContentType>(["application/json", false]) },
+  { weight: 8, arbitrary: fc.constantFrom<ContentType>(
+    ...["application/json; charset=utf-8", "application/json; charset=latin1", "APPLICATION/JSON", 'application/json; charset="UTF-8"',
+      "application/vnd.api+json", "application/json-patch+json", "application/json, text/plain", "application/json;;;",
+      "application/json; charset=utf-16"].map((value): ContentType => [value, false])) },
+  { weight: 7, arbitrary: fc.constantFrom<ContentType>(
+    ...["text/plain", "text/plain; charset=utf-8", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded",
+      "application/xml", "none", "*/*", "application/octet-stream"].map((value): ContentType => [value, true])) },
+);
+
+const hostileIds = [
+  "1", "abc", "null", "00000000-0000-0000-0000-00000000000g", "{0b7f5c2e-8d4a-4f7e-9c1a-3e5d7f9b1a2c}", "%2F", "a%2Fb",
+  "..%2F..%2Fweight", "%2e%2e", "..", ".", "%00", "0b7f5c2e-8d4a-4f7e-9c1a-3e5d7f9b1a2c%00", "%ZZ", "%", "%E0%A4%A", "%F0%9F%98%80",
+  "%ED%A0%80", "'%20OR%201=1--", "a".repeat(5000), "a".repeat(20_000), "%20", "%C0%AE%C0%AE", "0b7f5c2e-8d4a-4f7e-9c1a-3e5d7f9b1a2c/extra",
+];
+const ids = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("own"), n: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("other"), n: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("random"), n: fc.constant(0) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("hostile"), n: fc.nat({ max: hostileIds.length - 1 }) }) },
+);
+
+const origins = (ctx: Context) => weighted<string | undefined>([7, undefined], [2, ctx.origin], [1, "https://evil.example"], [1, "null"]);
+const extraHeaders = weighted<Record<string, string>>(
+  [12, {}], [1, { "x-request-id": "a".repeat(5000) }], [1, { "x-request-id": "../../ÿþ' OR 1=1" }], [1, { "x-request-id": "" }],
+  [1, { accept: "text/html" }], [1, { accept: "application/xml;q=1, */*;q=0" }], [1, { "accept-encoding": "gzip, br, zstd, identity;q=0" }],
+);
+
+const resourceOf = (path: string): Resource =>
+  path.startsWith("/api/weight") ? "weights" : path.startsWith("/api/measurements") ? "measurements" : "items";
+
+const requestFor = (t: Target, ctx: Context) => {
+  const noBody = (): BodyPlan => ({ text: undefined, refused: false, labels: [] });
+  return fc
+    .record({
+      credential: t.scope ? apiCredentials : signInCredentials,
+      malformed: fc.constantFrom(...malformedCredentials),
+      id: ids,
+      fallbackId: fc.uuid(),
+      query: hostileQuery(t),
+      body: t.body ? bodyPlans(t.body, ctx.accountB) : t.method === "DELETE" ? deleteBodies.map((p) => () => p) : fc.constant(noBody),
+      contentType: contentTypes,
+      origin: t.scope ? origins(ctx) : weighted<string | undefined>([6, ctx.origin], [2, undefined], [1, "https://evil.example"], [1, "null"]),
+      extra: extraHeaders,
+    })
+    .map((plan): HostileRequest => {
+      const { credential } = plan;
+      const write = t.method !== "GET";
+      const account = credential.startsWith("B") ? "B" : "A";
+      const credentialRefused = !!t.scope &&
+        (credential === "none" || credential === "malformed" || credential === "B-scopeless" || (credential === "B-read" && write));
+      let idKind = plan.id.kind;
+      const hasId = t.path.includes(":id");
+      let body = plan.body(false);
+      const [contentType, contentTypeRefused] = plan.contentType;
+      let mustRefuse = credentialRefused || (hasId && idKind !== "own") || (!!t.body && (body.refused || contentTypeRefused));
+      if (!mustRefuse && write && account === "B") {
+        // Account B only ever receives writes the contract refuses, so its state must be the same after the run.
+        if (t.body) body = plan.body(true);
+        else idKind = "random";
+        mustRefuse = true;
+      }
+      const pool = ctx.ids[idKind === "own" ? account : account === "A" ? "B" : "A"][resourceOf(t.path)];
+      // Deletes and edits draw from separate halves of a pool, so the deletes do not leave the edits only 404s.
+      const half = Math.ceil(pool.length / 2);
+      const owned = t.method === "DELETE" ? pool[half + (plan.id.n % (pool.length - half))] : pool[plan.id.n % half];
+      const id = idKind === "hostile" ? hostileIds[plan.id.n]! : idKind === "random" ? plan.fallbackId : owned!;
+      const headers: Record<string, string> = {
+        ...(credential === "malformed" ? plan.malformed : credential === "none" ? {} : { authorization: `Bearer ${ctx.keys[credential]}` }),
+        ...(plan.origin !== undefined ? { origin: plan.origin } : {}),
+        ...(body.text !== undefined && contentType !== "none" ? { "content-type": contentType } : {}),
+        ...plan.extra,
+      };
+      const labels = [
+        `cred ${credential}${credential === "malformed" ? ` ${excerpt(plan.malformed)}` : ""}`,
+        ...(hasId ? [`id ${idKind}${idKind === "hostile" ? ` ${excerpt(id)}` : ""}`] : []),
+        ...plan.query.labels, ...body.labels,
+        ...(body.text !== undefined && contentType !== "application/json" ? [`content-type ${contentType}`] : []),
+        ...(plan.origin !== undefined && plan.origin !== ctx.origin ? [`origin ${plan.origin}`] : []),
+        ...Object.entries(plan.extra).map(([name, value]) => `${name} ${excerpt(value)}`),
+      ];
+      return {
+        target: t.id, method: t.method, url: t.path.replace(":id", id) + plan.query.text, headers, credential, mustRefuse, labels,
+        body: body.text === undefined ? undefined : encodeBody(body.text, contentType.includes("latin1") ? "latin1" : "utf8"),
+      };
+    });
+};
+
+/** Requests against every target, evenly. */
+export const hostileRequests = (ctx: Context) => fc.oneof(...targets.map((t) => requestFor(t, ctx)));

@@ -1,0 +1,56 @@
+import type { client } from "../http.ts";
+import type { Resource } from "./requests.ts";
+import { DATES } from "./schema.ts";
+
+type Api = ReturnType<typeof client>;
+
+const created = async (response: Promise<{ status: number; body: { id?: string } }>) => {
+  const { status, body } = await response;
+  if (status !== 200 || !body.id) throw new Error(`seeding failed: ${status} ${JSON.stringify(body)}`);
+  return body.id;
+};
+
+/** Gives an account something of every kind, on the days the hostile requests use, and returns the ids. */
+export const seed = async (api: Api, count: number): Promise<Record<Resource, string[]>> => {
+  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [] };
+  const day = Date.parse(`${DATES[0]}T08:00:00Z`);
+  for (let i = 0; i < count; i++) {
+    ids.weights.push(await created(api.post("/api/weight", { weightKg: 80 + i / 10, note: `seed ${i}`, ts: day + i * 3_600_000 })));
+    ids.measurements.push(await created(api.post("/api/measurements", { site: i % 2 ? "waist" : "shoulders", valueCm: 80 + i, ts: day + i })));
+    const item = { date: DATES[i % DATES.length], name: `seed ${i}`, kcal: 100 + i, proteinG: 10, meal: "lunch", note: "n" };
+    ids.items.push(await created(api.post("/api/nutrition/items", item)));
+  }
+  const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
+  if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
+  return ids;
+};
+
+/** Every page of a keyset-paginated list. */
+const allPages = async (api: Api, path: string) => {
+  const items: unknown[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const page = await api.get(`${path}?limit=200${query}`);
+    if (page.status !== 200) throw new Error(`reading ${path} failed: ${page.status} ${JSON.stringify(page.body)}`);
+    items.push(...(page.body.items as unknown[]));
+    cursor = page.body.nextCursor as string | null;
+  } while (cursor);
+  return items;
+};
+
+const read = async (api: Api, path: string) => {
+  const response = await api.get(path);
+  if (response.status !== 200) throw new Error(`reading ${path} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as unknown;
+};
+
+/** Everything an account can read about itself, through the same public API the hostile requests use. */
+export const snapshot = async (api: Api) => ({
+  weights: await allPages(api, "/api/weight"),
+  measurements: await allPages(api, "/api/measurements"),
+  targets: await read(api, "/api/targets"),
+  items: await Promise.all(DATES.map((date) => read(api, `/api/nutrition/items?date=${date}`))),
+  totals: await read(api, "/api/nutrition"),
+  dashboard: await read(api, `/api/dashboard?date=${DATES[0]}`),
+});
