@@ -38,7 +38,7 @@ describe("inventory", () => {
   it("documents every route the gateway serves in /openapi.json", async () => {
     const { body: document } = await client(system.url).get("/openapi.json");
     // The catch-all only turns unknown /api paths into an authenticated 404.
-    const routes = registeredRoutes().filter(([, path]) => path !== "/api/*");
+    const routes = registeredRoutes().filter(([, path]) => !path.endsWith("*"));
     expect(routes.length).toBeGreaterThan(20);
     for (const [method, path] of routes) {
       expect(document.paths[toOpenApiPath(path)]?.[method.toLowerCase()], `${method} ${path}`).toBeDefined();

@@ -2,46 +2,80 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { allEvents } from "@fit/contracts";
 import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
 import { adminSocketPath, buildGateway, loadGatewayConfig, requestAccountKey } from "@fit/gateway";
 import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
+// The root package does not list @fit/bus (only the embedded mode needs it here), so it is reached by path, as
+// nutrition-accounts.ts reaches the projection model.
+import { createBus, type Bus, type Logger } from "@fit/bus";
 
-
-interface SystemOptions {
+/** PostgreSQL + NATS, as in production: each service with its own connection and schema. */
+interface ServerOptions {
   databaseUrl: string;
   natsUrl: string;
+  embedded?: false;
   env?: Record<string, string>;
 }
 
-/**
- * The whole platform as it runs in production, in this test process: each service with its own NATS
- * connection and PostgreSQL schema (in a database of this test file's own), the gateway on real HTTP.
- * Subjects and streams carry a namespace of this system's own, so test files can run side by side.
- */
-export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: SystemOptions) => {
+/** The `pnpm start` default: PGlite under a temporary DATA_DIR and one in-process bus, no DATABASE_URL/NATS_URL. */
+interface EmbeddedOptions {
+  embedded: true;
+  env?: Record<string, string>;
+}
+
+type SystemOptions = ServerOptions | EmbeddedOptions;
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Where the services keep their data, and how it is thrown away afterwards. */
+const backing = async (options: SystemOptions) => {
+  if (options.embedded) {
+    // Built exactly as launcher/src/all-in-one.ts does: createBus without natsUrl is the in-process bus, and
+    // the same instance is handed to every service (a bus of each service's own would link nothing).
+    const bus = await createBus({ natsUrl: undefined, name: "all-in-one", logger: silent, streams: allEvents });
+    return { env: {}, bus, drop: () => bus.close() };
+  }
+  const { databaseUrl, natsUrl } = options;
   const database = await createTestDatabase(databaseUrl);
+  const env = { DATABASE_URL: database.url, NATS_URL: natsUrl, NATS_NAMESPACE: uniqueTag("ns") };
+  const drop = async () => {
+    await database.drop();
+    await deleteNamespaceStreams(natsUrl, env.NATS_NAMESPACE);
+  };
+  return { env, bus: undefined as Bus | undefined, drop };
+};
+
+/**
+ * The whole platform in this test process, the gateway on real HTTP. By default as it runs in production: each
+ * service with its own NATS connection and PostgreSQL schema (in a database of this test file's own), subjects
+ * and streams under a namespace of this system's own, so test files can run side by side. With
+ * `{ embedded: true }`, as `pnpm start` runs it on a fresh machine (PGlite, one shared in-process bus).
+ */
+export const startSystem = async (options: SystemOptions) => {
+  const storage = await backing(options);
   const dataDir = await mkdtemp(join(tmpdir(), "fit-system-"));
   const port = await freePort();
-  const env = {
-    DATABASE_URL: database.url,
-    NATS_URL: natsUrl,
-    NATS_NAMESPACE: uniqueTag("ns"),
+  const env: Record<string, string> = {
+    ...storage.env,
     DATA_DIR: dataDir,
     LOG_LEVEL: "silent",
     INTERNAL_ASSERTION_SECRET: randomBytes(32).toString("hex"),
     BETTER_AUTH_SECRET: randomBytes(32).toString("hex"),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...extra,
+    ...options.env,
   };
-  const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env) });
-  const nutrition = await buildNutrition({ config: loadNutritionConfig(env) });
+  const { bus } = storage;
+  const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env), bus });
+  const nutrition = await buildNutrition({ config: loadNutritionConfig(env), bus });
   const services = {
     bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
     nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
   };
   const gateway = await buildGateway({
     config: loadGatewayConfig({ ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition }),
+    bus,
   });
   const url = await gateway.listen({ host: "127.0.0.1", port });
 
@@ -59,8 +93,8 @@ export const startSystem = async ({ databaseUrl, natsUrl, env: extra = {} }: Sys
     stop: async () => {
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close()]);
-      await database.drop();
-      await deleteNamespaceStreams(natsUrl, env.NATS_NAMESPACE);
+      // A shared bus is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
+      await storage.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -71,6 +71,10 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   const connection = { connectionString: url, options: `-c search_path=${schema}`, application_name: schema };
   const pool = new pg.Pool({ ...connection, max: config.poolSize ?? 10, allowExitOnIdle: true });
   pool.on("error", (error) => config.onPoolError?.(error));
+  // A connection that dies while checked out (between a transaction's statements, say) emits 'error' on its
+  // client; without a listener that would take the process down. The next use of it fails instead, and is
+  // answered as the database being unavailable.
+  pool.on("connect", (client) => client.on("error", (error) => config.onPoolError?.(error)));
   try {
     await ensureSchema(pool, schema);
   } catch (error) {

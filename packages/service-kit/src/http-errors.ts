@@ -27,20 +27,26 @@ const statusCodes: Record<number, [ErrorCode, string]> = {
 };
 
 /**
- * A lost or refused database connection (PostgreSQL restarting, the pool exhausted, the network gone) is a
- * 503: the request may succeed later and nothing was written. Recognised by the codes along the cause chain:
- * Prisma's P1xxx and pool timeout, PostgreSQL's connection and shutdown classes, Node's socket errors.
+ * A lost or refused database connection (PostgreSQL stopping, restarting or recovering, the pool exhausted,
+ * the network gone) is a 503: the request may succeed later and nothing was written. Prisma wraps the driver's
+ * error (`meta.driverAdapterError`) or chains it (`cause`); the SQLSTATE classes 08 (connection) and 57P0x
+ * (shutdown, starting up), Prisma's P1xxx and pool timeout, and Node's socket errors mark it.
  */
-const DATABASE_UNAVAILABLE = /^(P1001|P1002|P1008|P1017|P2024|08\w{3}|57P0[123]|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/;
-const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const UNAVAILABLE_CODE = /^(P1001|P1002|P1008|P1017|P2024|08\w{3}|57P0[123]|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/;
+const UNAVAILABLE_KIND = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const UNAVAILABLE_TEXT =
+  /Code: `(08\w{3}|57P0[123])`|Connection terminated|connection error|Can't reach database server|server closed the connection/i;
 
 const isDatabaseUnavailable = (error: unknown): boolean => {
-  for (let cause = error, hops = 0; cause && typeof cause === "object" && hops < 8; hops++) {
-    const { code, kind, originalCode } = cause as { code?: unknown; kind?: unknown; originalCode?: unknown };
-    if ([code, originalCode].some((c) => typeof c === "string" && DATABASE_UNAVAILABLE.test(c))) return true;
-    if (typeof kind === "string" && UNREACHABLE_KINDS.has(kind)) return true;
-    if (/Connection terminated|Can't reach database server|server closed the connection/i.test(String((cause as Error).message))) return true;
-    cause = (cause as { cause?: unknown }).cause;
+  const pending = [error];
+  for (let seen = 0; pending.length > 0 && seen < 16; seen++) {
+    const next = pending.pop();
+    if (!next || typeof next !== "object") continue;
+    const { code, originalCode, kind, message, cause, meta } = next as Record<string, unknown>;
+    if ([code, originalCode].some((c) => typeof c === "string" && UNAVAILABLE_CODE.test(c))) return true;
+    if (typeof kind === "string" && UNAVAILABLE_KIND.has(kind)) return true;
+    if (typeof message === "string" && UNAVAILABLE_TEXT.test(message)) return true;
+    pending.push(cause, (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
   return false;
 };

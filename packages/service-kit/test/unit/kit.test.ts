@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AppError } from "@fit/contracts";
 import {
   ASSERTION_HEADER, baseEnv, ConfigError, createHttpApp, createServiceApp, decodeCursor, encodeCursor, loadConfig, loggerOptions,
-  signAssertion, verifyAssertion,
+  signAssertion, toAppError, verifyAssertion,
 } from "../../src/index.ts";
 
 const secret = "k".repeat(40);
@@ -135,5 +135,22 @@ describe("request logs", () => {
     const logged = lines.join("");
     expect(logged).toContain("token=[redacted]");
     for (const secret of ["s3cret-token", "st4te", "c0de"]) expect(logged).not.toContain(secret);
+  });
+});
+
+describe("a database that is away", () => {
+  // Shapes of what Prisma 7 with @prisma/adapter-pg throws while PostgreSQL stops, restarts or recovers.
+  const restarting = Object.assign(new Error("Database error. Code: `57P03`. Message: `the database system is starting up`"), {
+    code: "P2039",
+    meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "postgres", code: "57P03", originalCode: "57P03" } } },
+  });
+  const terminated = Object.assign(new Error("Invalid prisma call"), { cause: Object.assign(new Error("terminating connection"), { code: "57P01" }) });
+  const rollback = new Error("Client has encountered a connection error and is not queryable");
+
+  it("is a 503, not an internal error", () => {
+    for (const error of [restarting, terminated, rollback]) {
+      expect(toAppError(error), error.message).toMatchObject({ code: "unavailable", status: 503 });
+    }
+    expect(toAppError(Object.assign(new Error("duplicate key"), { code: "P2002" })).code).toBe("internal");
   });
 });

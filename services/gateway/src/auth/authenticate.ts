@@ -31,7 +31,8 @@ export const identify = ({ identity, trustedOrigins, refused }: {
     try {
       request.caller = await callerOf(request, identity, trustedOrigins);
     } catch (error) {
-      await refused(request, reply);
+      // Only a refusal counts: an identity store that is down is a 503, not the caller's fault.
+      if (error instanceof AppError && (error.code === "unauthenticated" || error.code === "forbidden")) await refused(request, reply);
       throw error;
     }
   };

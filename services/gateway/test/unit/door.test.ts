@@ -24,6 +24,13 @@ describe("identify", () => {
     expect(await codeOf(hook(fakeRequest("GET", "/api/weight"), reply))).toBe("unauthenticated");
     expect(refusals).toBe(1);
   });
+  it("does not count an identity store that is down as the caller's refusal", async () => {
+    const down = { resolveCaller: async () => Promise.reject(new AppError("unavailable", "the database is unavailable")) };
+    const hook = identify({ identity: down, trustedOrigins: [], refused });
+    refusals = 0;
+    expect(await codeOf(hook(fakeRequest("GET", "/api/weight", { authorization: "Bearer k" }), reply))).toBe("unavailable");
+    expect(refusals).toBe(0);
+  });
   it("refuses a cookie-authenticated write from an untrusted origin, but not a bearer one", async () => {
     const hook = identify({ identity: resolver(caller), trustedOrigins: ["https://app.example"], refused });
     refusals = 0;
