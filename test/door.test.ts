@@ -1,6 +1,7 @@
 // Regressions of what a new user or a hostile client hit at the door, each reproduced before it was fixed
 // (docs/security.md: body limits, the assertion, rate limits, magic links, errors in the envelope).
 import { createHmac } from "node:crypto";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ASSERTION_HEADER } from "@fit/service-kit";
 import { client } from "./support/http.ts";
@@ -81,6 +82,26 @@ describe("text PostgreSQL cannot store, and other hostile input", () => {
     const lowercase = await rawExchange(system.url, "delete /api/weight HTTP/1.1\r\nHost: fit\r\n\r\n");
     expect([lowercase.status, lowercase.body]).toEqual([400, { error: "malformed request" }]);
   });
+});
+
+describe("a slow client", () => {
+  it("cannot hold a connection by dripping its headers", async () => {
+    const { hostname, port } = new URL(system.url);
+    const socket = net.connect(Number(port), hostname);
+    socket.write("GET /api/weight HTTP/1.1\r\nHost: fit\r\n");
+    const drip = setInterval(() => socket.write("X-Drip: 1\r\n"), 500);
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve) => {
+      let received = "";
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+      socket.on("close", () => resolve(received));
+      socket.on("error", () => resolve(received));
+    });
+    clearInterval(drip);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('{"error":"request took too long to arrive"}');
+  }, 20_000);
 });
 
 describe("a service's own door", () => {

@@ -100,7 +100,7 @@ export const replyToFrameworkError = (error: FastifyError, _request: unknown, re
 const clientErrors: Record<string, [number, string]> = {
   HPE_HEADER_OVERFLOW: [431, "request headers are too large"],
   ERR_HTTP_REQUEST_TIMEOUT: [408, "request took too long to arrive"],
-  ERR_HTTP_HEADERS_TIMEOUT: [408, "request headers took too long to arrive"],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, "request took too long to arrive"],
 };
 
 /**
