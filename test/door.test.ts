@@ -39,6 +39,18 @@ describe("bodies over the limit", () => {
     expect((await api.get("/api/weight")).body.items).toEqual([]);
   });
 
+  it("do not disturb an ordinary write that asks for keep-alive", async () => {
+    // Raw, because fetch refuses to send the hop-by-hop header that the forwarding client must drop.
+    const key = (await system.account()).key;
+    const headers = `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n`;
+    const [logged, listed] = await rawExchanges(system.url, [
+      post("/api/weight", headers, JSON.stringify({ weightKg: 79.5 })),
+      `GET /api/weight HTTP/1.1\r\nHost: fit\r\n${headers}\r\n`,
+    ]);
+    expect(logged?.status).toBe(200);
+    expect(listed).toMatchObject({ status: 200, body: { items: [{ weightKg: 79.5 }] } });
+  });
+
   it("are cut at the limit when they arrive chunked, without a length", async () => {
     const chunk = "x".repeat(16 * 1024);
     const chunks = Array.from({ length: 8 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join("");

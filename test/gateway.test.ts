@@ -65,6 +65,13 @@ describe("rate limits", () => {
     expect((await quiet.get("/api/targets")).status).toBe(200);
   });
 
+  it("counts a flood of unknown paths like any other use", async () => {
+    const prober = client(system.url, (await system.account()).key);
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await prober.get(`/api/probe-${i}`)).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+  });
+
   it("limits sign-in links per email and per client address", async () => {
     const anonymous = client(system.url);
     const origin = { origin: new URL(system.url).origin };
