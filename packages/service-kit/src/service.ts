@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { allEvents } from "@fit/contracts";
-import { createBus, startOutboxRelay, type Bus, type OutboxSource } from "@fit/bus";
-import { migrate, openDatabase, type Database } from "@fit/db";
+import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
+import { migrate, openDatabase, type Database, type OutboxSource } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
+import { startOutboxPruning } from "./outbox-pruning.ts";
 
 /** What a service's store offers the runtime: its outbox (if it publishes events), a readiness probe, and closing. */
 export interface ServiceStore {
@@ -67,7 +68,7 @@ export const openServiceDatabase = async (definition: ServiceDatabase, config: P
 /**
  * Builds a service the one way every service is built, the gateway included: database opened and migrated, the
  * HTTP app (behind the gateway's assertion, or the edge) with readiness on database and bus, the bus (shared in
- * one process, or its own), the outbox relay when the store has an outbox, and an orderly close. Never listens.
+ * one process, or its own), the outbox relay and pruning when the store has an outbox, and an orderly close. Never listens.
  */
 export const buildService = async <S extends ServiceStore>(
   definition: ServiceDefinition<S>,
@@ -90,11 +91,13 @@ export const buildService = async <S extends ServiceStore>(
     sharedBus ??
     (await createBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: definition.name, logger: app.log, streams: allEvents }));
   const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log }) : { kick() {}, stop: async () => {} };
+  const pruning = store.outbox ? startOutboxPruning(store.outbox, config.OUTBOX_RETENTION_HOURS * 3_600_000, app.log) : undefined;
   const stoppables = await definition.register({ app, store, bus, relay });
 
   app.addHook("onClose", async () => {
     await Promise.all(stoppables.map((s) => s.stop()));
     await relay.stop();
+    await pruning?.stop();
     if (!sharedBus) await bus.close();
     await store.close();
     await db.close();
