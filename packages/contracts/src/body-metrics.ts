@@ -144,7 +144,11 @@ export const WeightSummary = z
     note: z.string().nullable(),
     trend: z
       .array(z.object({ ts: TimestampMs, kg: z.number() }))
-      .meta({ description: "Readings of the 90 days up to the requested day, oldest first." }),
+      .meta({
+        description:
+          "One point per UTC day with readings among the 90 days up to the requested day, oldest first (at most 90): " +
+          "`kg` is the day's mean (2 decimals), `ts` its newest reading.",
+      }),
   })
   .meta({ id: "WeightSummary" });
 export type WeightSummary = z.infer<typeof WeightSummary>;

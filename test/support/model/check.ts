@@ -83,7 +83,7 @@ const checkItems = async (account: AccountModel, api: Api, day: string) => {
   expect(response.body, `GET /api/nutrition/items?date=${day} (oldest first, as logged)`).toEqual(account.itemsOn(day));
 };
 
-/** The weekly mean and the ratio are shown rounded (2 and 3 decimals): equal within half a unit of the last place. */
+/** The weekly and daily means and the ratio are shown rounded (2, 2 and 3 decimals): equal within half a unit of the last place. */
 const near = (actual: unknown, expected: number, places: number, what: string) => {
   expect(actual, what).toBeTypeOf("number");
   expect(Math.abs((actual as number) - expected), `${what}: ${String(actual)} vs ${expected}`).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-9);
@@ -102,8 +102,12 @@ const checkDashboard = async (account: AccountModel, api: Api, day: string) => {
       return response.body;
     },
     (body) => {
-      if (weight) near(body.weight?.weeklyAvgKg, weight.weeklyAvgKg, 2, `${what} weight.weeklyAvgKg`);
-      expect(body.weight && { ...body.weight, weeklyAvgKg: 0 }, `${what} weight`).toEqual(weight && { ...weight, weeklyAvgKg: 0 });
+      if (weight) {
+        near(body.weight?.weeklyAvgKg, weight.weeklyAvgKg, 2, `${what} weight.weeklyAvgKg`);
+        weight.trend.forEach((point, i) => near(body.weight?.trend?.[i]?.kg, point.kg, 2, `${what} weight.trend[${i}].kg`));
+      }
+      const rounded = (w: typeof weight) => w && { ...w, weeklyAvgKg: 0, trend: w.trend.map(({ ts }) => ({ ts, kg: 0 })) };
+      expect(rounded(body.weight), `${what} weight`).toEqual(rounded(weight));
       expect(body.targets, `${what} targets`).toEqual(account.targets);
       expect(bySite(body.measurementsLatest), `${what} measurementsLatest`).toEqual(bySite(account.latestMeasurements()));
       if (ratio === null) expect(body.shoulderToWaist, `${what} shoulderToWaist`).toBeNull();

@@ -7,6 +7,16 @@ export const DAY_MS = 86_400_000;
 export const DAYS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"] as const;
 export const dayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
 
+/** The documented trend: per UTC day with readings, the mean weight (unrounded here) at the day's newest reading. */
+const dailyTrend = (ascending: readonly { ts: number; weightKg: number }[]) => {
+  const byDay = new Map<string, { ts: number; kgs: number[] }>();
+  for (const r of ascending) {
+    const day = new Date(r.ts).toISOString().slice(0, 10);
+    byDay.set(day, { ts: r.ts, kgs: [...(byDay.get(day)?.kgs ?? []), r.weightKg] });
+  }
+  return [...byDay.values()].map(({ ts, kgs }) => ({ ts, kg: kgs.reduce((sum, kg) => sum + kg, 0) / kgs.length }));
+};
+
 export const SITES = ["waist", "shoulders", "chest"] as const;
 export const MEALS = ["breakfast", "lunch", "dinner", "snack"] as const;
 
@@ -89,7 +99,7 @@ export class AccountModel {
       weeklyAvgKg: week.reduce((sum, r) => sum + r.weightKg, 0) / week.length,
       bodyFatPct: newest.bodyFatPct,
       note: newest.note,
-      trend: upTo.filter((r) => r.ts >= dayEnd - 90 * DAY_MS).map((r) => ({ ts: r.ts, kg: r.weightKg })),
+      trend: dailyTrend(upTo.filter((r) => r.ts >= dayEnd - 90 * DAY_MS)),
     };
   }
 

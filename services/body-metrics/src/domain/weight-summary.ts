@@ -17,9 +17,24 @@ export const endOfDay = (date: string): number => Date.parse(`${date}T00:00:00.0
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 /**
- * Latest values come from the newest reading, the weekly average is the mean of the readings in
- * the 7 days ending at the newest one, and the trend is the readings of the 90 days before the day's end,
- * oldest first. `readings` are those of the window [min(newest - 7 d, dayEnd - 90 d), dayEnd), any order.
+ * One point per UTC calendar day that has readings: `kg` the mean of that day's readings, `ts` its newest
+ * reading. At most 90 points whatever the number of readings, so a scale posting every few minutes does
+ * not grow the dashboard. `ascending` is sorted by time.
+ */
+const dailyPoints = (ascending: readonly Reading[]) => {
+  const days = new Map<number, { ts: number; sum: number; count: number }>();
+  for (const r of ascending) {
+    const day = Math.floor(r.ts / DAY_MS);
+    const point = days.get(day) ?? { ts: r.ts, sum: 0, count: 0 };
+    days.set(day, { ts: r.ts, sum: point.sum + r.weightKg, count: point.count + 1 });
+  }
+  return [...days.values()].map(({ ts, sum, count }) => ({ ts, kg: round(sum / count, 2) }));
+};
+
+/**
+ * Latest values come from the newest reading, the weekly average is the mean of the readings in the 7 days
+ * ending at the newest one, and the trend is one point per day of the 90 days up to the day's end, oldest
+ * first. `readings` are those of the window [min(newest - 7 d, dayEnd - 90 d), dayEnd), any order.
  */
 export const summarizeWeights = (readings: readonly Reading[], dayEnd: number): WeightSummary | null => {
   if (readings.length === 0) return null;
@@ -32,7 +47,7 @@ export const summarizeWeights = (readings: readonly Reading[], dayEnd: number): 
     weeklyAvgKg: round(weeklyAvgKg, 2),
     bodyFatPct: newest.bodyFatPct,
     note: newest.note,
-    trend: ascending.filter((r) => r.ts >= dayEnd - TREND_MS).map((r) => ({ ts: r.ts, kg: r.weightKg })),
+    trend: dailyPoints(ascending.filter((r) => r.ts >= dayEnd - TREND_MS)),
   };
 };
 

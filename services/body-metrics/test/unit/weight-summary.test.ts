@@ -38,6 +38,23 @@ describe("weight summary", () => {
     expect(trend).toEqual([{ ts: end - 89 * DAY_MS, kg: 88 }, { ts: end - DAY_MS, kg: 85 }]);
   });
 
+  it("gives one trend point per UTC day: the day's mean, at its newest reading", () => {
+    const readings = [reading(day("2026-11-21", 23), 80), reading(day("2026-11-21", 7), 81.5), reading(day("2026-11-21", 12), 80.2)];
+    readings.push(reading(day("2026-11-22", 0), 79), reading(day("2026-11-22", 6), 79.4));
+    expect(summarizeWeights(readings, endOfDay("2026-11-22"))?.trend).toEqual([
+      { ts: day("2026-11-21", 23), kg: 80.57 },
+      { ts: day("2026-11-22", 6), kg: 79.2 },
+    ]);
+  });
+
+  it("keeps at most 90 points however many readings there are", () => {
+    const end = endOfDay("2026-11-22");
+    const everyHour = Array.from({ length: 120 * 24 }, (_, i) => reading(end - 1 - i * 3_600_000, 70 + (i % 10)));
+    const trend = summarizeWeights(everyHour, end)?.trend ?? [];
+    expect(trend).toHaveLength(90);
+    expect(trend.every((point, i) => i === 0 || point.ts - (trend[i - 1]?.ts ?? 0) === DAY_MS)).toBe(true);
+  });
+
   it("asks the store for enough history for both the week and the trend", () => {
     const end = endOfDay("2026-11-22");
     expect(summaryWindowStart(end - 200 * DAY_MS, end)).toBe(end - 207 * DAY_MS);
