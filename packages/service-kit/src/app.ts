@@ -2,7 +2,7 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "@fit/contracts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
-import { parseJsonBody } from "./json-body.ts";
+import { parseJsonBody, refuseNul } from "./json-body.ts";
 import { ASSERTION_HEADER, verifyAssertion, type Caller } from "./assertion.ts";
 
 declare module "fastify" {
@@ -29,12 +29,6 @@ export interface HttpAppOptions {
   /** Addresses of proxies whose X-Forwarded-For is believed for request.ip (unset: the socket's address). */
   trustProxy?: string | undefined;
 }
-
-/** Query strings and path parameters are flat: strings, or arrays of strings for a repeated key. */
-const carriesNul = (record: unknown) =>
-  Object.values(record ?? {}).some((value: unknown) =>
-    (Array.isArray(value) ? value : [value]).some((item) => typeof item === "string" && item.includes("\0")),
-  );
 
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
 export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
@@ -76,10 +70,9 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     }
   });
   app.addHook("preValidation", async (request) => {
-    // Query strings and path segments carry text too: the same NUL rule as bodies.
-    if (carriesNul(request.query) || carriesNul(request.params)) {
-      throw new AppError("validation", "text must not contain NUL characters");
-    }
+    // Query strings and path parameters carry text too (flat: a repeated key gives an array of strings).
+    const records = [request.query, request.params] as (Record<string, unknown> | undefined)[];
+    refuseNul(...records.flatMap((record): unknown[] => Object.values(record ?? {}).flat()));
   });
   installErrorHandling(app);
   app.decorateRequest("caller", null as unknown as Caller);

@@ -24,11 +24,18 @@ const nestsDeeperThan = (text: string, max: number): boolean => {
   return false;
 };
 
-/** PostgreSQL text cannot hold NUL; refusing it here keeps every string field, present and future, storable. */
-const refuseNul = (key: string, value: unknown) => {
-  if (key.includes("\0") || (typeof value === "string" && value.includes("\0"))) {
+/**
+ * PostgreSQL text cannot hold NUL; refusing it wherever text arrives (bodies here, query strings and path
+ * parameters in the app's hook) keeps every string field, present and future, storable.
+ */
+export const refuseNul = (...texts: unknown[]) => {
+  if (texts.some((text) => typeof text === "string" && text.includes("\0"))) {
     throw new AppError("validation", "text must not contain NUL characters");
   }
+};
+
+const reviveWithoutNul = (key: string, value: unknown) => {
+  refuseNul(key, value);
   return value;
 };
 
@@ -40,7 +47,7 @@ export const parseJsonBody = (text: string): unknown => {
   if (text.trim() === "") throw new AppError("validation", "body must not be empty");
   if (nestsDeeperThan(text, MAX_DEPTH)) throw new AppError("validation", `body must not nest deeper than ${MAX_DEPTH} levels`);
   try {
-    return secureJson.parse(text, refuseNul, { protoAction: "error", constructorAction: "error" });
+    return secureJson.parse(text, reviveWithoutNul, { protoAction: "error", constructorAction: "error" });
   } catch (error) {
     if (error instanceof AppError) throw error;
     const poisoned = error instanceof SyntaxError && /prototype|constructor/i.test(error.message);

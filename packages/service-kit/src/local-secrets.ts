@@ -1,5 +1,5 @@
-// Secrets generated on first start in embedded mode, so a quick start needs no configuration. The launcher
-// and the create-key CLI both call this and therefore agree on the value.
+// Secrets generated on first start in embedded mode, so a quick start needs no configuration. The launchers
+// (all in one process, or one process per service) call this, so every process they start agrees on the value.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
