@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { verify, type Real } from "./check.ts";
-import { DAY_MS, DAYS, SITES, dayStart, freeText, type Model, type TargetValues } from "./model.ts";
+import { DAY_MS, DAYS, SITES, dayStart, freeText, type AccountModel, type Model, type TargetValues } from "./model.ts";
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 export type Who = 0 | 1;
@@ -47,18 +47,32 @@ class EditWeightNote implements Cmd {
   toString = () => `${NAMES[this.who]}.editWeightNote(weight #${this.pick}, ${JSON.stringify(this.note)})`;
 }
 
-class DeleteWeight implements Cmd {
-  constructor(readonly who: Who, readonly pick: number) {}
-  check = (model: Readonly<Model>) => model.accounts[this.who].weights.size > 0;
+/** Where each kind of item is deleted, where the model keeps it, and the days its deletion can change. */
+const deletable: Record<"weight" | "measurement" | "food", {
+  path: string;
+  items: (a: AccountModel) => Map<string, { id: string }>;
+  days: (a: AccountModel, id: string) => string[];
+}> = {
+  weight: { path: "/api/weight", items: (a) => a.weights, days: (a, id) => [dayOf(a.weights.get(id)!.ts)] },
+  measurement: { path: "/api/measurements", items: (a) => a.measurements, days: () => [] },
+  food: { path: "/api/nutrition/items", items: (a) => a.food, days: (a, id) => [a.food.get(id)!.date] },
+};
+
+/** Deletes one of the account's items of a kind: answered `{ok: true}`, gone from the model, its id remembered. */
+export class DeleteItem implements Cmd {
+  constructor(readonly who: Who, readonly kind: keyof typeof deletable, readonly pick: number) {}
+  check = (model: Readonly<Model>) => deletable[this.kind].items(model.accounts[this.who]).size > 0;
   async run(model: Model, real: Real) {
     const account = model.accounts[this.who];
-    const reading = nth([...account.weights.values()], this.pick);
-    expect((await real.apis[this.who].delete(`/api/weight/${reading.id}`)).body).toEqual({ ok: true });
-    account.weights.delete(reading.id);
-    account.gone.push({ kind: "weight", id: reading.id });
-    await verify(model, real, this.who, [dayOf(reading.ts)]);
+    const { path, items, days } = deletable[this.kind];
+    const { id } = nth([...items(account).values()], this.pick);
+    const touched = days(account, id);
+    expect((await real.apis[this.who].delete(`${path}/${id}`)).body).toEqual({ ok: true });
+    items(account).delete(id);
+    account.gone.push({ kind: this.kind, id });
+    await verify(model, real, this.who, touched);
   }
-  toString = () => `${NAMES[this.who]}.deleteWeight(weight #${this.pick})`;
+  toString = () => `${NAMES[this.who]}.delete(${this.kind} #${this.pick})`;
 }
 
 class LogMeasurement implements Cmd {
@@ -72,20 +86,6 @@ class LogMeasurement implements Cmd {
     await verify(model, real, this.who, [this.day]);
   }
   toString = () => `${NAMES[this.who]}.logMeasurement(${this.site} ${this.valueCm} cm, ${this.day} ${this.hour}h)`;
-}
-
-class DeleteMeasurement implements Cmd {
-  constructor(readonly who: Who, readonly pick: number) {}
-  check = (model: Readonly<Model>) => model.accounts[this.who].measurements.size > 0;
-  async run(model: Model, real: Real) {
-    const account = model.accounts[this.who];
-    const measurement = nth([...account.measurements.values()], this.pick);
-    expect((await real.apis[this.who].delete(`/api/measurements/${measurement.id}`)).body).toEqual({ ok: true });
-    account.measurements.delete(measurement.id);
-    account.gone.push({ kind: "measurement", id: measurement.id });
-    await verify(model, real, this.who);
-  }
-  toString = () => `${NAMES[this.who]}.deleteMeasurement(measurement #${this.pick})`;
 }
 
 /** PUT replaces: every omitted field is cleared, so `{}` clears them all. */
@@ -130,9 +130,9 @@ export const bodyCommands: fc.WeightedArbitrary<Cmd>[] = [
     fc.option(fc.constantFrom(15, 18.5), { nil: undefined }), fc.option(noteArb, { nil: undefined }))
     .map(([w, day, h, tenths, fat, note]) => new LogWeight(w, day, h, tenths / 10, fat, note)) },
   { weight: 1, arbitrary: fc.tuple(who, fc.nat(), noteArb).map(([w, pick, note]) => new EditWeightNote(w, pick, note)) },
-  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteWeight(w, pick)) },
+  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteItem(w, "weight", pick)) },
   { weight: 2, arbitrary: fc.tuple(who, fc.constantFrom(...SITES), fc.integer({ min: 60, max: 130 }), fc.constantFrom(...DAYS), hour)
     .map(([w, site, cm, day, h]) => new LogMeasurement(w, site, cm, day, h)) },
-  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteMeasurement(w, pick)) },
+  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteItem(w, "measurement", pick)) },
   { weight: 3, arbitrary: fc.tuple(who, targets).map(([w, input]) => new PutTargets(w, input)) },
 ];

@@ -2,7 +2,7 @@
 // delete. The answer of each write is checked against the model before the model takes it in.
 import fc from "fast-check";
 import { expect } from "vitest";
-import { NAMES, noteArb, nth, who, type Who } from "./body-commands.ts";
+import { DeleteItem, NAMES, noteArb, nth, who, type Who } from "./body-commands.ts";
 import { verify, type Real } from "./check.ts";
 import { DAYS, MEALS, freeText, type Food, type Model } from "./model.ts";
 
@@ -53,20 +53,6 @@ class PatchFood implements Cmd {
   toString = () => `${NAMES[this.who]}.patchFood(food #${this.pick}, ${JSON.stringify(this.patch)})`;
 }
 
-class DeleteFood implements Cmd {
-  constructor(readonly who: Who, readonly pick: number) {}
-  check = (model: Readonly<Model>) => model.accounts[this.who].food.size > 0;
-  async run(model: Model, real: Real) {
-    const account = model.accounts[this.who];
-    const item = nth([...account.food.values()], this.pick);
-    expect((await real.apis[this.who].delete(`/api/nutrition/items/${item.id}`)).body).toEqual({ ok: true });
-    account.food.delete(item.id);
-    account.gone.push({ kind: "food", id: item.id });
-    await verify(model, real, this.who, [item.date]);
-  }
-  toString = () => `${NAMES[this.who]}.deleteFood(food #${this.pick})`;
-}
-
 // Whole kcal and half grams: sums stay exact, so a total is never a matter of rounding. 900/1100 and
 // 1800/2200 sit exactly on the 90 % and 110 % edges of the 1000 and 2000 kcal targets.
 const kcal = fc.oneof(
@@ -89,5 +75,5 @@ const patch = fc
 export const foodCommands: fc.WeightedArbitrary<Cmd>[] = [
   { weight: 6, arbitrary: fc.tuple(who, created).map(([w, input]) => new LogFood(w, input)) },
   { weight: 3, arbitrary: fc.tuple(who, fc.nat(), patch).map(([w, pick, p]) => new PatchFood(w, pick, p)) },
-  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteFood(w, pick)) },
+  { weight: 1, arbitrary: fc.tuple(who, fc.nat()).map(([w, pick]) => new DeleteItem(w, "food", pick)) },
 ];
