@@ -19,7 +19,9 @@ describe("GET /api/dashboard", () => {
     const api = client(system.url, (await system.account()).key);
     const response = await api.get("/api/dashboard");
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ weight: null, targets: null, measurementsLatest: [], shoulderToWaist: null, nutritionToday: null });
+    const { workoutsThisWeek, ...rest } = response.body;
+    expect(rest).toEqual({ weight: null, targets: null, measurementsLatest: [], shoulderToWaist: null, nutritionToday: null });
+    expect(workoutsThisWeek).toMatchObject({ count: 0, durationS: 0, distanceM: 0, energyKcal: 0 });
   });
 
   it("merges weight, targets, measurements and the chosen day's nutrition", async () => {

@@ -2,9 +2,11 @@ import { pino } from "pino";
 import { allEvents } from "@fit/contracts";
 import { createBus } from "@fit/bus";
 import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
+import { buildCoach, loadCoachConfig } from "@fit/coach";
 import { buildGateway, loadGatewayConfig } from "@fit/gateway";
 import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { runUntilSignalled } from "@fit/service-kit";
+import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
 import { loadLauncherConfig } from "./config.ts";
 import { localSecrets } from "./secrets.ts";
 
@@ -24,8 +26,14 @@ const bus = await createBus({
 
 const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(shared), bus });
 const nutrition = await buildNutrition({ config: loadNutritionConfig(shared), bus });
+const workouts = await buildWorkouts({ config: loadWorkoutsConfig(shared), bus });
+const coachConfig = loadCoachConfig(shared);
+const coach = await buildCoach({ config: coachConfig, bus });
 const bodyMetricsUrl = await bodyMetrics.listen({ host: "127.0.0.1", port: 0 });
 const nutritionUrl = await nutrition.listen({ host: "127.0.0.1", port: 0 });
+const workoutsUrl = await workouts.listen({ host: "127.0.0.1", port: 0 });
+// The coach answers over the bus only; it listens for its health probes like every service.
+await coach.listen({ host: "127.0.0.1", port: 0 });
 
 const gateway = await buildGateway({
   config: loadGatewayConfig({
@@ -34,17 +42,19 @@ const gateway = await buildGateway({
     PORT: String(config.PORT),
     BODY_METRICS_URL: bodyMetricsUrl,
     NUTRITION_URL: nutritionUrl,
+    WORKOUTS_URL: workoutsUrl,
   }),
   bus,
 });
 gateway.addHook("onClose", async () => {
-  await Promise.all([bodyMetrics.close(), nutrition.close()]);
+  await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
   await bus.close();
 });
 const url = await runUntilSignalled({ app: gateway, host: config.HOST, port: config.PORT });
 
 console.log(`
-Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${config.NATS_URL ? "NATS" : "in-process bus"})
+Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${config.NATS_URL ? "NATS" : "in-process bus"},
+  coach: ${coachConfig.COACH_MODEL_URL ? `model ${coachConfig.COACH_MODEL} at ${coachConfig.COACH_MODEL_URL}` : "built-in estimator (set COACH_MODEL_URL for a language model)"})
   API description:   ${url}/openapi.json
   Get an API key:    npx -y pnpm@10 create-key you@example.com      (prints the key as its last line)
   Then:              curl -H "Authorization: Bearer <key>" ${url}/api/dashboard

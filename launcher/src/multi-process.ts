@@ -5,7 +5,7 @@ import { localSecrets } from "./secrets.ts";
 
 /**
  * Every service as its own process against PostgreSQL and NATS, as they run in production; this only saves
- * opening three terminals. Each service reads its own configuration from the environment.
+ * opening five terminals. Each service reads its own configuration from the environment.
  */
 const { config, env } = loadLauncherConfig();
 if (!config.DATABASE_URL || !config.NATS_URL) {
@@ -17,6 +17,8 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const services = [
   { name: "body-metrics", port: 3101 },
   { name: "nutrition", port: 3102 },
+  { name: "workouts", port: 3103 },
+  { name: "coach", port: 3104 },
   { name: "gateway", port: config.PORT },
 ];
 
@@ -30,6 +32,7 @@ const children: ChildProcess[] = services.map(({ name, port }) =>
       PORT: String(port),
       BODY_METRICS_URL: "http://127.0.0.1:3101",
       NUTRITION_URL: "http://127.0.0.1:3102",
+      WORKOUTS_URL: "http://127.0.0.1:3103",
     },
   }),
 );

@@ -1,4 +1,4 @@
-/** A small client for tests: JSON in, status + JSON out, one account's key attached. */
+/** A small client for tests: JSON (or raw bytes, with their content-type) in, status + JSON out, one account's key attached. */
 export const client = (baseUrl: string, key?: string) => {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(new URL(path, baseUrl), {
@@ -8,7 +8,7 @@ export const client = (baseUrl: string, key?: string) => {
         ...(body !== undefined ? { "content-type": "application/json" } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body) } : {}),
     });
     const text = await response.text();
     let json: unknown;

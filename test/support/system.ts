@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { allEvents } from "@fit/contracts";
 import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
+import { buildCoach, loadCoachConfig } from "@fit/coach";
 import { adminSocketPath, buildGateway, loadGatewayConfig, requestAccountKey } from "@fit/gateway";
 import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
+import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
 // The root package does not list @fit/bus (only the embedded mode needs it here), so it is reached by path, as
 // nutrition-accounts.ts reaches the projection model.
 import { createBus, type Bus, type Logger } from "@fit/bus";
@@ -69,12 +71,21 @@ export const startSystem = async (options: SystemOptions) => {
   const { bus } = storage;
   const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env), bus });
   const nutrition = await buildNutrition({ config: loadNutritionConfig(env), bus });
+  const workouts = await buildWorkouts({ config: loadWorkoutsConfig(env), bus });
+  const coach = await buildCoach({ config: loadCoachConfig(env), bus });
   const services = {
     bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
     nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
+    workouts: await workouts.listen({ host: "127.0.0.1", port: 0 }),
+    coach: await coach.listen({ host: "127.0.0.1", port: 0 }),
   };
   const gateway = await buildGateway({
-    config: loadGatewayConfig({ ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition }),
+    config: loadGatewayConfig({
+      ...env,
+      BODY_METRICS_URL: services.bodyMetrics,
+      NUTRITION_URL: services.nutrition,
+      WORKOUTS_URL: services.workouts,
+    }),
     bus,
   });
   const url = await gateway.listen({ host: "127.0.0.1", port });
@@ -83,7 +94,7 @@ export const startSystem = async (options: SystemOptions) => {
     url,
     env,
     services,
-    apps: { gateway, bodyMetrics, nutrition },
+    apps: { gateway, bodyMetrics, nutrition, workouts, coach },
     /** A new account and a key for it (full access unless scopes are given). */
     account: async (scopes?: string[]) => {
       const issued = await requestAccountKey(adminSocketPath(dataDir), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});
@@ -92,7 +103,7 @@ export const startSystem = async (options: SystemOptions) => {
     },
     stop: async () => {
       await gateway.close();
-      await Promise.all([bodyMetrics.close(), nutrition.close()]);
+      await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
       // A shared bus is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
       await storage.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -12,7 +12,12 @@ export interface WireMessage {
   headers: Record<string, string>;
 }
 
-export const errorHeader = { code: "fit-error-code", message: "fit-error-message", detail: "fit-error-detail" } as const;
+export const errorHeader = {
+  code: "fit-error-code",
+  message: "fit-error-message",
+  detail: "fit-error-detail",
+  retryAfter: "fit-error-retry-after",
+} as const;
 
 /** Header names are case-insensitive in practice; lower-case them so both buses hand out the same keys. */
 export const normalizeHeaders = (entries: Iterable<[string, string]>): Record<string, string> => {
@@ -44,7 +49,13 @@ export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
   const code = msg.headers[errorHeader.code];
   if (code !== undefined) {
     const message = msg.headers[errorHeader.message] ?? code;
-    throw new AppError(isErrorCode(code) ? code : "internal", message, msg.headers[errorHeader.detail]);
+    const retryAfterS = Number(msg.headers[errorHeader.retryAfter]);
+    throw new AppError(
+      isErrorCode(code) ? code : "internal",
+      message,
+      msg.headers[errorHeader.detail],
+      Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS : undefined,
+    );
   }
   let body: unknown;
   try {
@@ -63,6 +74,7 @@ const errorReply = (err: AppError): WireMessage => {
     [errorHeader.message]: headerSafe(err.message),
   };
   if (err.detail !== undefined) headers[errorHeader.detail] = headerSafe(err.detail);
+  if (err.retryAfterS !== undefined) headers[errorHeader.retryAfter] = String(Math.ceil(err.retryAfterS));
   return { data: "", headers };
 };
 

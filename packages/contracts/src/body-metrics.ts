@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
-import { accountId, CalendarDate, Cursor, page, PageLimit, queryMs, TimestampMs, truncatedText, Uuid } from "./common.ts";
+import { accountId, CalendarDate, page, RangeQuery, TimestampMs, truncatedText, Uuid } from "./common.ts";
 
 const NOTE_MAX = 500;
 
@@ -50,13 +50,6 @@ export const WeightReading = z
   .meta({ id: "WeightReading" });
 
 /** A page of readings between two instants; measurements add a site filter. */
-const RangeQuery = z.object({
-  from: queryMs.optional().meta({ description: "Inclusive lower bound, Unix ms." }),
-  to: queryMs.optional().meta({ description: "Exclusive upper bound, Unix ms." }),
-  limit: PageLimit,
-  cursor: Cursor.optional(),
-});
-
 export const WeightListQuery = RangeQuery.extend({});
 export const WeightPage = page(WeightReading, "WeightPage");
 

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { CalendarDate } from "./common.ts";
+import { defineEndpoint } from "./bus.ts";
+import { accountId, CalendarDate } from "./common.ts";
+import { FoodEstimates } from "./estimates.ts";
+import { ActivityType, EnergyEstimate, Exercise } from "./workouts.ts";
 
 export const ChatMessage = z
   .object({
@@ -8,14 +11,71 @@ export const ChatMessage = z
   })
   .meta({ id: "ChatMessage" });
 
+const Messages = z
+  .array(ChatMessage, { error: "messages must be an array of chat messages" })
+  .min(1, { error: "messages must hold 1 to 20 messages" })
+  .max(20, { error: "messages must hold 1 to 20 messages" });
+
 export const AgentRequest = z
   .object({
-    messages: z
-      .array(ChatMessage, { error: "messages must be an array of chat messages" })
-      .min(1, { error: "messages must hold 1 to 20 messages" })
-      .max(20, { error: "messages must hold 1 to 20 messages" }),
-    date: CalendarDate.optional(),
+    messages: Messages,
+    date: CalendarDate.optional().meta({ description: "Same as the query's `date`; both sent and different is a 400." }),
   })
   .meta({ id: "AgentRequest" });
 
+export const AgentQuery = z.object({
+  date: CalendarDate.optional().meta({ description: "Day whose intake grounds the reply; default the server's current UTC date." }),
+});
+
 export const AgentReply = z.object({ reply: z.string() }).meta({ id: "AgentReply" });
+
+export const CoachUsage = z
+  .object({
+    date: CalendarDate.meta({ description: "The UTC day the counts are for; they start again at 00:00 UTC." }),
+    calls: z.number().int(),
+    tokens: z.number().int(),
+    limits: z.object({ callsPerDay: z.number().int(), tokensPerDay: z.number().int() }),
+    estimator: z.string().meta({ description: "`table` (the built-in estimator, no model) or `model:<name>`." }),
+  })
+  .meta({ id: "CoachUsage" });
+
+/** A workout as the coach read it from text; the workouts service places it in time and stores it. */
+export const ParsedWorkout = z.object({
+  activityType: ActivityType,
+  summary: z.string().min(1).max(200),
+  durationS: z.number().int().positive(),
+  distanceM: z.number().nonnegative().nullable(),
+  elevationGainM: z.number().nonnegative().nullable(),
+  /** Stated in the text, or estimated: then `energyEstimate` says its range and source. */
+  energyKcal: z.number().nonnegative().nullable(),
+  energyEstimate: EnergyEstimate.nullable(),
+  avgHr: z.number().nullable(),
+  maxHr: z.number().nullable(),
+  avgPowerW: z.number().nullable(),
+  avgCadence: z.number().nullable(),
+  exercises: z.array(Exercise),
+  when: z.object({ dayOffset: z.number().int().max(0), minuteOfDay: z.number().int().min(0).max(1439).nullable() }),
+});
+export type ParsedWorkout = z.infer<typeof ParsedWorkout>;
+
+export const coachBus = {
+  ask: defineEndpoint({
+    subject: "coach.ask",
+    service: "coach",
+    request: z.object({ accountId, email: z.string(), date: CalendarDate, messages: Messages }),
+    reply: AgentReply,
+  }),
+  estimateFoods: defineEndpoint({
+    subject: "coach.foods.estimate",
+    service: "coach",
+    request: z.object({ accountId, text: z.string().min(1).max(4000) }),
+    reply: FoodEstimates,
+  }),
+  parseWorkout: defineEndpoint({
+    subject: "coach.workout.parse",
+    service: "coach",
+    request: z.object({ accountId, text: z.string().min(1).max(4000), date: CalendarDate, weekday: z.number().int().min(0).max(6) }),
+    reply: ParsedWorkout,
+  }),
+  usage: defineEndpoint({ subject: "coach.usage.get", service: "coach", request: z.object({ accountId }), reply: CoachUsage }),
+};

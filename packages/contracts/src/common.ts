@@ -53,6 +53,14 @@ export const PageLimit = z.coerce
 
 export const Cursor = z.string().max(200).meta({ description: "Opaque cursor from the previous page's nextCursor." });
 
+/** A list query: newest first, bounded by `from`/`to` on the resource's time, in keyset pages. */
+export const RangeQuery = z.object({
+  from: queryMs.optional().meta({ description: "Inclusive lower bound, Unix ms." }),
+  to: queryMs.optional().meta({ description: "Exclusive upper bound, Unix ms." }),
+  limit: PageLimit,
+  cursor: Cursor.optional(),
+});
+
 export const page = <T extends z.ZodType>(item: T, id: string) =>
   z
     .object({

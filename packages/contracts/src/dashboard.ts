@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LatestMeasurement, Targets, WeightSummary } from "./body-metrics.ts";
 import { CalendarDate } from "./common.ts";
 import { DailyTotal } from "./nutrition.ts";
+import { WeekWorkouts } from "./workouts.ts";
 
 export const DashboardQuery = z.object({
   date: CalendarDate.optional().meta({ description: "Day to report nutrition for; default the server's current UTC date." }),
@@ -14,6 +15,7 @@ export const Dashboard = z
     measurementsLatest: z.array(LatestMeasurement),
     shoulderToWaist: z.number().nullable().meta({ description: "Latest shoulders ÷ latest waist, 3 decimals." }),
     nutritionToday: DailyTotal.nullable(),
+    workoutsThisWeek: WeekWorkouts,
   })
   .meta({ id: "Dashboard", description: "Home-screen snapshot. Every field is present; null when nothing is logged." });
 export type Dashboard = z.infer<typeof Dashboard>;

@@ -13,6 +13,7 @@ export const errorCodes = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  upstream_failed: 502,
   unavailable: 503,
   timeout: 504,
 } as const;
@@ -28,6 +29,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly detail?: string,
+    /** Seconds until a retry may succeed; sent as Retry-After (429, 503). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }

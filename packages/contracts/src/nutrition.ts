@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
+import { EstimateRange, EstimateSource } from "./estimates.ts";
 
 export const Adherence = z.enum(["under", "on", "over"]);
 
@@ -75,6 +76,10 @@ export const FoodItem = z
     unit: z.string().nullable(),
     meal: Meal.nullable(),
     note: z.string().nullable(),
+    estimate: z
+      .object({ kcal: EstimateRange, proteinG: EstimateRange, source: EstimateSource })
+      .nullable()
+      .meta({ description: "Set when the coach estimated kcal and protein (POST /api/nutrition/describe); null once they are corrected by hand." }),
     createdAt: TimestampMs,
     updatedAt: TimestampMs,
   })
@@ -82,6 +87,22 @@ export const FoodItem = z
 
 export const FoodItemList = z.array(FoodItem).meta({ id: "FoodItemList" });
 export const FoodItemsQuery = z.object({ date: CalendarDate });
+
+export const FoodDescribe = z
+  .object({
+    text: z.string({ error: "text must be a string" }).trim().min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" }),
+    date: CalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date." }),
+    meal: Meal.nullable().optional(),
+  })
+  .meta({ id: "FoodDescribe" });
+
+export const FoodDescribed = z
+  .object({
+    items: FoodItemList,
+    unrecognized: z.array(z.string()).meta({ description: "Parts of the text no food was recognised in; nothing was logged for them." }),
+    reply: z.string().meta({ description: "What was logged, in words, saying that the numbers are estimates." }),
+  })
+  .meta({ id: "FoodDescribed" });
 
 /** What a consumer needs to recompute a day: which account, which day(s). */
 const ItemChanged = z.object({
@@ -103,5 +124,11 @@ export const nutritionBus = {
     service: "nutrition",
     request: z.object({ accountId, email: z.string(), date: CalendarDate }),
     reply: DailyTotal.nullable(),
+  }),
+  dayItems: defineEndpoint({
+    subject: "nutrition.day-items.get",
+    service: "nutrition",
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: z.array(z.object({ name: z.string(), kcal: z.number(), proteinG: z.number() })),
   }),
 };

@@ -10,12 +10,13 @@ const errorText: Record<number, string> = {
   401: "No credential, or an invalid, expired or revoked one.",
   403: "The credential lacks the scope, or may not use this route.",
   404: "Unknown id, including an id of another account.",
-  413: "Body larger than 64 KiB.",
+  413: "Body larger than 64 KiB (10 MiB for an activity-file upload).",
   415: "Body is not application/json.",
   429: "Rate limited; see Retry-After.",
   500: "Unexpected fault (`{\"error\": \"internal error\"}`, never a stack).",
+  502: "The language model failed; `detail` carries its status, error code and request id (never a key or a prompt).",
   503: "A dependency (bus, database, a service) is unavailable.",
-  504: "A service did not answer in time.",
+  504: "The language model or a service did not answer in time.",
 };
 
 /** Every authenticated operation can answer these, whatever it does. */
@@ -31,6 +32,12 @@ const accountSecurity = (op: Operation): Record<string, string[]>[] => [
   { apiKey: [op.scope] },
 ];
 
+/** JSON for every body; an upload route also takes its files as raw bytes. */
+const requestContent = (op: Operation) => ({
+  "application/json": { schema: op.body },
+  ...Object.fromEntries((op.upload?.mediaTypes ?? []).map((type) => [type, { schema: z.string().meta({ format: "binary" }) }])),
+});
+
 const toOperation = (op: Operation): ZodOpenApiOperationObject => {
   const statuses = [...new Set([...op.errors, ...commonErrors])].sort();
   return {
@@ -43,7 +50,7 @@ const toOperation = (op: Operation): ZodOpenApiOperationObject => {
     ...(op.query || op.params
       ? { requestParams: { ...(op.query ? { query: op.query } : {}), ...(op.params ? { path: op.params } : {}) } }
       : {}),
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: op.body } } } } : {}),
+    ...(op.body ? { requestBody: { required: true, content: requestContent(op) } } : {}),
     responses: {
       "200": { description: "Success.", content: { "application/json": { schema: op.response } } },
       ...Object.fromEntries(statuses.map((s) => [String(s), errorResponse(s)])),

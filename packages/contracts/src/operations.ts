@@ -4,8 +4,14 @@ import {
   MeasurementCreate, MeasurementListQuery, MeasurementPage, Targets, TargetsInput,
   WeightCreate, WeightEdit, WeightListQuery, WeightPage,
 } from "./body-metrics.ts";
+import { AgentQuery, AgentReply, AgentRequest, CoachUsage } from "./coach.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
-import { DailyTotalList, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery } from "./nutrition.ts";
+import {
+  DailyTotalList, FoodDescribe, FoodDescribed, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+} from "./nutrition.ts";
+import {
+  Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
+} from "./workouts.ts";
 import type { Scope } from "./scopes.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -20,7 +26,7 @@ export interface Operation {
   /** Fastify-style path (`/api/weight/:id`). */
   readonly path: string;
   /** The service that serves it; the gateway forwards the path's prefix there. */
-  readonly service: "gateway" | "body-metrics" | "nutrition";
+  readonly service: "gateway" | "body-metrics" | "nutrition" | "workouts";
   readonly tag: string;
   readonly scope: Scope;
   readonly summary: string;
@@ -31,7 +37,13 @@ export interface Operation {
   readonly response: z.ZodType;
   /** HTTP statuses of the error envelope this operation documents beyond the common ones. */
   readonly errors: readonly number[];
+  /** A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB). */
+  readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[] };
 }
+
+/** A language-model call can fail upstream (502), time out (504), or find the coach busy or the quota spent (429). */
+const modelErrors = [400, 413, 415, 429, 502, 503, 504];
+const ACTIVITY_FILE_LIMIT = 10 * 1024 * 1024;
 
 const define = <const O extends Operation>(op: O): O => op;
 
@@ -111,10 +123,70 @@ export const operations = {
     scope: "nutrition:write", summary: "Delete a food item",
     description: "Removes the item and recomputes the day's totals.", params: IdParams, response: Ack, errors: [400, 404],
   }),
+  describeFood: define({
+    id: "describeFood", method: "POST", path: "/api/nutrition/describe", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Log food from a description",
+    description: "\"two eggs and toast\" → the estimated items, logged on the day like any other item, each with its " +
+      "estimate's range and source. Without a language model configured, the built-in table of common foods estimates.",
+    body: FoodDescribe, response: FoodDescribed, errors: modelErrors,
+  }),
+  describeWorkout: define({
+    id: "describeWorkout", method: "POST", path: "/api/workouts/describe", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Log a workout from a description",
+    description: "Parses the text into a normalized workout (source `manual`) and logs it. `date` + `tz` place a " +
+      "workout the text dates only loosely (\"this morning\"); without a time of day it is placed at local noon, or " +
+      "to end now on today. Unstated metrics are null; energyKcal is estimated (with its range) when not stated.",
+    body: WorkoutDescribe, response: Workout, errors: modelErrors,
+  }),
+  listWorkouts: define({
+    id: "listWorkouts", method: "GET", path: "/api/workouts", service: "workouts", tag: "Workouts", scope: "workouts:read",
+    summary: "List workouts", description: "Newest `startedAt` first, in pages; `from`/`to` bound `startedAt`.",
+    query: WorkoutListQuery, response: WorkoutPage, errors: [400],
+  }),
+  getWorkout: define({
+    id: "getWorkout", method: "GET", path: "/api/workouts/:id", service: "workouts", tag: "Workouts", scope: "workouts:read",
+    summary: "Get a workout", params: IdParams, response: Workout, errors: [400, 404],
+  }),
+  editWorkout: define({
+    id: "editWorkout", method: "PATCH", path: "/api/workouts/:id", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Correct a workout", params: IdParams, body: WorkoutPatch, response: Workout,
+    errors: [400, 404, 413, 415],
+  }),
+  deleteWorkout: define({
+    id: "deleteWorkout", method: "DELETE", path: "/api/workouts/:id", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Delete a workout", params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  importWorkout: define({
+    id: "importWorkout", method: "POST", path: "/api/workouts/import", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Import a workout (GPX, TCX, FIT file or a JSON row)",
+    description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
+      "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
+      "computed from a file's track. The same file or (source, externalId) again updates the workout it made.",
+    query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 413, 415],
+    upload: {
+      limitBytes: ACTIVITY_FILE_LIMIT,
+      mediaTypes: ["application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/vnd.ant.fit", "application/xml", "text/xml", "application/octet-stream"],
+    },
+  }),
+  askCoach: define({
+    id: "askCoach", method: "POST", path: "/api/agent", service: "gateway", tag: "Coach", scope: "coach",
+    summary: "Ask the coach",
+    description: "Grounded in the caller's targets, the day's logged kcal and protein, and the latest weight and weekly " +
+      "trend. The server keeps no conversation: send the whole history (1 to 20 messages) each turn. Query and body " +
+      "`date` mean the same; both sent and different is a 400. When a data source does not answer in time the coach " +
+      "still replies and says what it could not read. Without a language model configured, the built-in estimator answers.",
+    query: AgentQuery, body: AgentRequest, response: AgentReply, errors: modelErrors,
+  }),
+  coachUsage: define({
+    id: "coachUsage", method: "GET", path: "/api/coach/usage", service: "gateway", tag: "Coach", scope: "coach",
+    summary: "The caller's coach usage today", description: "Calls and model tokens used since 00:00 UTC, and the daily limits.",
+    response: CoachUsage, errors: [503, 504],
+  }),
   getDashboard: define({
     id: "getDashboard", method: "GET", path: "/api/dashboard", service: "gateway", tag: "Dashboard",
     scope: "dashboard:read", summary: "Home-screen snapshot",
-    description: "Weight summary, targets, latest measurements, shoulder-to-waist ratio and the day's nutrition. " +
+    description: "Weight summary, targets, latest measurements, shoulder-to-waist ratio, the day's nutrition and the " +
+      "totals of the week's workouts (ISO week of `date`, UTC). " +
       "503 when a service does not answer in time (no partial snapshot: a blank tile would read as 'nothing logged').",
     query: DashboardQuery, response: Dashboard, errors: [400, 503],
   }),

@@ -1,22 +1,57 @@
 import { z } from "zod";
-import { CalendarDate, TimestampMs, Uuid } from "./common.ts";
+import { defineEndpoint, defineEvent } from "./bus.ts";
+import { accountId, CalendarDate, page, RangeQuery, TimestampMs, truncatedText, Uuid } from "./common.ts";
+import { EstimateSource } from "./estimates.ts";
 
-export const WorkoutSource = z.enum(["manual", "phone_health", "watch_device", "activity_app"]);
-export const ActivityType = z.enum([
-  "run", "ride", "swim", "walk", "hike", "strength_training", "yoga", "rowing", "elliptical", "crossfit", "other",
-]);
+export const WorkoutSource = z.enum(["manual", "phone_health", "watch_device", "activity_app"], {
+  error: "source must be one of manual, phone_health, watch_device, activity_app",
+});
+export const ActivityType = z.enum(
+  ["run", "ride", "swim", "walk", "hike", "strength_training", "yoga", "rowing", "elliptical", "crossfit", "other"],
+  { error: "activityType must be one of run, ride, swim, walk, hike, strength_training, yoga, rowing, elliptical, crossfit, other" },
+);
+export type ActivityType = z.infer<typeof ActivityType>;
 
-export const Exercise = z
+const bounded = (field: string, min: number, max: number, unit: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .min(min, { error: `${field} must be between ${min} and ${max} ${unit}` })
+    .max(max, { error: `${field} must be between ${min} and ${max} ${unit}` });
+const wholeSeconds = (field: string, min: number) =>
+  bounded(field, min, 172_800, "seconds").int({ error: `${field} must be a whole number of seconds` });
+
+/** An exercise as sent (notes trimmed and truncated)… */
+export const ExerciseInput = z
   .object({
-    exercise: z.string(),
-    sets: z.number().int().nullable(),
-    reps: z.number().int().nullable(),
-    weightLb: z.number().nullable().meta({ description: "Pounds." }),
-    durationS: z.number().nullable(),
-    distanceM: z.number().nullable(),
-    notes: z.string().nullable(),
+    exercise: z.string({ error: "exercise must be a string" }).trim().min(1).max(100, { error: "exercise must be 1 to 100 characters" }),
+    sets: bounded("sets", 0, 100, "").int().nullable(),
+    reps: bounded("reps", 0, 1000, "").int().nullable(),
+    weightLb: bounded("weightLb", 0, 2000, "lb").nullable().meta({ description: "Pounds." }),
+    durationS: bounded("durationS", 0, 86_400, "seconds").nullable(),
+    distanceM: bounded("distanceM", 0, 1_000_000, "m").nullable(),
+    notes: truncatedText(500).nullable(),
   })
-  .meta({ id: "Exercise" });
+  .meta({ id: "ExerciseInput" });
+
+/** …and as stored and shown. */
+export const Exercise = ExerciseInput.extend({ exercise: z.string(), notes: z.string().nullable() }).meta({ id: "Exercise" });
+export type Exercise = z.infer<typeof Exercise>;
+
+/** The measured fields every way of logging a workout shares; null when not stated. */
+const metrics = {
+  movingDurationS: wholeSeconds("movingDurationS", 0).nullable(),
+  distanceM: bounded("distanceM", 0, 1_000_000, "m").nullable(),
+  elevationGainM: bounded("elevationGainM", 0, 20_000, "m").nullable(),
+  energyKcal: bounded("energyKcal", 0, 20_000, "kcal").nullable(),
+  avgHr: bounded("avgHr", 20, 260, "bpm").nullable(),
+  maxHr: bounded("maxHr", 20, 260, "bpm").nullable(),
+  avgPowerW: bounded("avgPowerW", 0, 3000, "W").nullable(),
+  avgCadence: bounded("avgCadence", 0, 300, "per minute").nullable(),
+};
+
+export const EnergyEstimate = z
+  .object({ low: z.number(), high: z.number(), source: EstimateSource })
+  .meta({ id: "EnergyEstimate", description: "Range and provenance of an estimated energyKcal." });
 
 export const Workout = z
   .object({
@@ -36,14 +71,18 @@ export const Workout = z
     avgPowerW: z.number().nullable(),
     avgCadence: z.number().nullable(),
     exercises: z.array(Exercise),
+    energyEstimate: EnergyEstimate.nullable().meta({
+      description: "Set when energyKcal is the coach's estimate (not stated by the user or a device); null otherwise.",
+    }),
     createdAt: TimestampMs,
   })
   .meta({ id: "Workout", description: "A logged workout; metric fields are null when not stated." });
+export type Workout = z.infer<typeof Workout>;
 
 export const WorkoutDescribe = z
   .object({
-    text: z.string().trim().min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" }),
-    date: CalendarDate.optional(),
+    text: z.string({ error: "text must be a string" }).trim().min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" }),
+    date: CalendarDate.optional().meta({ description: "The local day of the workout; default the client's today (from tz)." }),
     tz: z
       .number({ error: "tz must be a number of minutes" })
       .int({ error: "tz must be an integer number of minutes" })
@@ -53,3 +92,85 @@ export const WorkoutDescribe = z
       .meta({ description: "Date.prototype.getTimezoneOffset() of the client: minutes to add to local time to reach UTC." }),
   })
   .meta({ id: "WorkoutDescribe" });
+
+const ExerciseList = z.array(ExerciseInput).max(50, { error: "exercises must hold at most 50 items" });
+
+export const WorkoutPatch = z
+  .object({
+    activityType: ActivityType,
+    summary: z.string().trim().min(1).max(200, { error: "summary must be 1 to 200 characters" }),
+    description: z.string().trim().max(4000, { error: "description must be at most 4000 characters" }),
+    startedAt: TimestampMs,
+    durationS: wholeSeconds("durationS", 1),
+    ...metrics,
+    exercises: ExerciseList,
+  })
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, { error: "at least one field must be given" })
+  .meta({ id: "WorkoutPatch", description: "Only the fields sent change; null clears a metric. Setting energyKcal drops its estimate." });
+
+/** Imports come from elsewhere: `manual` is what the user describes, never an import. */
+const ImportSource = z.enum(["phone_health", "watch_device", "activity_app"], {
+  error: "source must be one of phone_health, watch_device, activity_app",
+});
+
+export const WorkoutImportRow = z
+  .object({
+    source: ImportSource,
+    externalId: z.string().trim().min(1).max(200, { error: "externalId must be 1 to 200 characters" }),
+    activityType: ActivityType,
+    startedAt: TimestampMs,
+    durationS: wholeSeconds("durationS", 1),
+    summary: z.string().trim().min(1).max(200).optional(),
+    description: z.string().trim().max(4000).optional(),
+    ...Object.fromEntries(Object.entries(metrics).map(([key, schema]) => [key, schema.optional()])) as {
+      [K in keyof typeof metrics]: z.ZodOptional<(typeof metrics)[K]>;
+    },
+    exercises: ExerciseList.optional(),
+  })
+  .meta({
+    id: "WorkoutImportRow",
+    description: "A workout as another app or device recorded it. The same (source, externalId) again updates that workout.",
+  });
+
+export const WorkoutImportQuery = z.object({
+  source: ImportSource.default("watch_device").meta({
+    description: "Where an uploaded file came from (ignored for a JSON row, which names its own).",
+  }),
+});
+
+export const WorkoutImported = z
+  .object({ created: z.boolean().meta({ description: "false when this re-imported a known file or externalId." }), workout: Workout })
+  .meta({ id: "WorkoutImported" });
+
+export const WorkoutListQuery = RangeQuery.extend({ activityType: ActivityType.optional() });
+export const WorkoutPage = page(Workout, "WorkoutPage");
+
+export type WeekWorkouts = z.infer<typeof WeekWorkouts>;
+export const WeekWorkouts = z
+  .object({
+    from: CalendarDate.meta({ description: "Monday of the week (UTC)." }),
+    to: CalendarDate.meta({ description: "Sunday of the week (UTC)." }),
+    count: z.number().int(),
+    durationS: z.number().int(),
+    distanceM: z.number(),
+    energyKcal: z.number(),
+  })
+  .meta({ id: "WeekWorkouts", description: "Totals of the workouts started in the ISO week (Monday to Sunday, UTC) of the day." });
+
+const WorkoutChanged = z.object({ accountId, workoutId: Uuid, startedAt: TimestampMs, activityType: ActivityType });
+
+export const workoutsEvents = {
+  workoutLogged: defineEvent({ subject: "workouts.workout.logged", stream: "WORKOUTS", data: WorkoutChanged }),
+  workoutUpdated: defineEvent({ subject: "workouts.workout.updated", stream: "WORKOUTS", data: WorkoutChanged }),
+  workoutDeleted: defineEvent({ subject: "workouts.workout.deleted", stream: "WORKOUTS", data: WorkoutChanged }),
+};
+
+export const workoutsBus = {
+  weekTotals: defineEndpoint({
+    subject: "workouts.week-totals.get",
+    service: "workouts",
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: WeekWorkouts,
+  }),
+};

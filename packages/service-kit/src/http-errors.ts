@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import type { z } from "zod";
 import { AppError, type ErrorCode } from "@fit/contracts";
 
 /** Fastify's own failures, mapped to our codes so they answer in the envelope like everything else. */
@@ -58,6 +59,14 @@ const describeIssue = (path: readonly PropertyKey[], message: string): string =>
   return message.startsWith("must") ? `${field} ${message}` : `${field}: ${message}`;
 };
 
+/** Validates what no route schema could (an upload route's JSON form), with the same 400 a schema gives. */
+export const parseOrRefuse = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const [first] = parsed.error.issues;
+  throw new AppError("validation", describeIssue(first?.path ?? [], first?.message ?? "invalid input"));
+};
+
 export const toAppError = (error: unknown): AppError => {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -84,6 +93,7 @@ export const installErrorHandling = (app: FastifyInstance): void => {
     if (appError.code === "internal") request.log.error({ err: error }, "unexpected error");
     else if (appError.status >= 500) request.log.warn({ err: error }, appError.message);
     if (appError.code === "unauthenticated") void reply.header("www-authenticate", 'Bearer realm="fit"');
+    if (appError.retryAfterS !== undefined) void reply.header("retry-after", String(Math.ceil(appError.retryAfterS)));
     return reply
       .status(appError.status)
       .send(appError.detail ? { error: appError.message, detail: appError.detail } : { error: appError.message });

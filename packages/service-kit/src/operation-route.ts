@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
+import { parseOrRefuse } from "./http-errors.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -11,9 +12,11 @@ declare module "fastify" {
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** An upload route's body: the JSON form parsed, or a file's raw bytes. */
+type BodyOf<O extends Operation> = O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
 
 export interface OperationInput<O extends Operation> {
-  body: Parsed<O["body"]>;
+  body: BodyOf<O>;
   query: Parsed<O["query"]>;
   params: Parsed<O["params"]>;
   caller: Caller;
@@ -26,13 +29,15 @@ export type OperationHandler<O extends Operation> = (input: OperationInput<O>) =
  * Serves one contract operation: the request is parsed with its schemas, the reply serialized through its
  * response schema (which also keeps internal fields out), and the handler sees typed, validated input only.
  */
-export const serveOperation = <O extends Operation>(app: Pick<FastifyInstance, "route">, op: O, handler: OperationHandler<O>): void => {
-  app.route({
+export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void => {
+  const { upload } = op;
+  const route: RouteOptions = {
     method: op.method,
     url: op.path,
     config: { operation: op },
     schema: {
-      ...(op.body ? { body: op.body } : {}),
+      // An upload's JSON form is parsed in the handler: a schema here would refuse the file's bytes too.
+      ...(op.body && !upload ? { body: op.body } : {}),
       ...(op.query ? { querystring: op.query } : {}),
       ...(op.params ? { params: op.params } : {}),
       response: { 200: op.response },
@@ -40,13 +45,22 @@ export const serveOperation = <O extends Operation>(app: Pick<FastifyInstance, "
     handler: (request) => {
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
+      const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseOrRefuse(op.body, request.body) : request.body;
       return handler({
-        body: request.body as Parsed<O["body"]>,
+        body: body as BodyOf<O>,
         query: request.query as Parsed<O["query"]>,
         params: request.params as Parsed<O["params"]>,
         caller: request.caller,
         request,
       });
     },
+  };
+  if (!upload) return void app.route(route);
+  // Only this route takes raw bytes, and only this route reads past the 64 KiB limit.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(upload.mediaTypes.filter((type) => type !== "application/json"), { parseAs: "buffer" }, (_request, bytes, done) =>
+      done(null, bytes),
+    );
+    scope.route({ ...route, bodyLimit: upload.limitBytes });
   });
 };

@@ -2,3 +2,4 @@ export * from "./infrastructure.ts";
 export * from "./databases.ts";
 export * from "./ports.ts";
 export * from "./streams.ts";
+export * from "./fake-openai.ts";

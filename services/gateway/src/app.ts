@@ -10,6 +10,7 @@ import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
+import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
 import { forwardRoutes } from "./routes/forward.ts";
 import { openApiRoute } from "./routes/openapi.ts";
@@ -55,13 +56,14 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           api.addHook("onRequest", limits.perAccount);
           api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET }));
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
+          coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.
           api.all("/api/*", async () => {
             throw new AppError("not_found", "not found");
           });
           await api.register(forwardRoutes, {
-            upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL },
+            upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL },
           });
         });
         const admin = await startAdminSocket({ path: adminSocketPath(config.DATA_DIR), identity, logger: app.log });

@@ -18,6 +18,7 @@ const gatewayEnv = baseEnv(3000).extend({
   TRUSTED_ORIGINS: origins.default([]),
   BODY_METRICS_URL: z.url().default("http://127.0.0.1:3101"),
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
+  WORKOUTS_URL: z.url().default("http://127.0.0.1:3103"),
   /** API requests per account per minute, whatever the credential. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Refused requests (no, bad or revoked credential) per client address per minute. */
@@ -29,6 +30,8 @@ const gatewayEnv = baseEnv(3000).extend({
   TRUST_PROXY: z.string().optional(),
   /** Per-branch deadline of the dashboard's fan-out. */
   DASHBOARD_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2000),
+  /** How long /api/agent waits for the coach: above its model timeout plus one retry, below the 30 s request limit. */
+  COACH_TIMEOUT_MS: z.coerce.number().int().min(100).max(29_000).default(25_000),
 });
 
 /** Unset, the public address is where the gateway listens (a wildcard address is reached as localhost). */

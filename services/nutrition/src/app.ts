@@ -5,6 +5,7 @@ import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
+import { describeRoutes } from "./routes/describe.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { totalRoutes } from "./routes/totals.ts";
 import { createStore } from "./store/store.ts";
@@ -21,6 +22,7 @@ export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?:
       createStore,
       register: async (context) => {
         itemRoutes(context);
+        describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         return [
           ...serveNutritionQueries(context.bus, context.store),

@@ -99,6 +99,16 @@ export const requestReplyContract = (ctx: ContractContext): void => {
     expect([err.code, err.message, err.detail]).toEqual(["not_found", "no such reading", "id r-1 second line"]);
   });
 
+  it("carries a busy responder's Retry-After with its error", async () => {
+    const bus = await ctx.harness.open([]);
+    const def = endpoint(ctx);
+    bus.serve(def, async () => {
+      throw new AppError("rate_limited", "the coach is busy", undefined, 2.5);
+    });
+    const err = await appError(bus.request(def, { text: "a" }));
+    expect([err.code, err.retryAfterS]).toEqual(["rate_limited", 3]);
+  });
+
   it("answers an unexpected throw with a bare internal error and logs it", async () => {
     const bus = await ctx.harness.open([]);
     const def = endpoint(ctx);

@@ -1,7 +1,7 @@
 import { bodyMetricsEvents, MeasurementSite, outboxRow } from "@fit/contracts";
 import { createOutboxSource, ping, type Database } from "@fit/db";
+import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
 import { PrismaClient } from "./generated/client.ts";
-import { keysetWhere, newestFirst, type RangePage } from "./keyset.ts";
 import type { TargetValues } from "../domain/targets.ts";
 
 export interface NewReading {
@@ -76,8 +76,8 @@ export const createStore = (db: Database) => {
 
     async listReadings(accountId: string, range: RangePage) {
       const rows = await prisma.weightReading.findMany({
-        where: { accountId, AND: keysetWhere(range) },
-        orderBy: newestFirst,
+        where: { accountId, AND: keysetWhere("ts", range) },
+        orderBy: newestFirst("ts"),
         take: range.limit + 1,
       });
       return rows.map(readingView);
@@ -87,7 +87,7 @@ export const createStore = (db: Database) => {
     async newestReadingBefore(accountId: string, end: number) {
       const row = await prisma.weightReading.findFirst({
         where: { accountId, ts: { lt: new Date(end) } },
-        orderBy: newestFirst,
+        orderBy: newestFirst("ts"),
       });
       return row ? readingView(row) : null;
     },
@@ -95,7 +95,7 @@ export const createStore = (db: Database) => {
     async readingsBetween(accountId: string, start: number, end: number) {
       const rows = await prisma.weightReading.findMany({
         where: { accountId, ts: { gte: new Date(start), lt: new Date(end) } },
-        orderBy: newestFirst,
+        orderBy: newestFirst("ts"),
       });
       return rows.map(readingView);
     },
@@ -111,8 +111,8 @@ export const createStore = (db: Database) => {
 
     async listMeasurements(accountId: string, site: string | undefined, range: RangePage) {
       const rows = await prisma.measurement.findMany({
-        where: { accountId, ...(site ? { site } : {}), AND: keysetWhere(range) },
-        orderBy: newestFirst,
+        where: { accountId, ...(site ? { site } : {}), AND: keysetWhere("ts", range) },
+        orderBy: newestFirst("ts"),
         take: range.limit + 1,
       });
       return rows.map((m) => ({ id: m.id, site: m.site as MeasurementSite, valueCm: m.valueCm, ts: m.ts.getTime(), createdAt: m.createdAt.getTime() }));

@@ -1,10 +1,10 @@
-import { AppError, bodyMetricsBus, nutritionBus, operations, utcDay } from "@fit/contracts";
+import { AppError, bodyMetricsBus, nutritionBus, operations, utcDay, workoutsBus } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { mergeDashboard } from "../domain/dashboard.ts";
 
 /**
- * Fans out to body-metrics and nutrition in parallel. A branch that fails or misses its deadline makes the
+ * Fans out to body-metrics, nutrition and workouts in parallel. A branch that fails or misses its deadline makes the
  * whole answer a 503: a partial snapshot would show "nothing logged" where data exists.
  */
 export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; timeoutMs: number }) => {
@@ -18,12 +18,13 @@ export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; tim
         }
         throw error;
       });
-    const [weight, targets, measurements, nutrition] = await Promise.all([
+    const [weight, targets, measurements, nutrition, workouts] = await Promise.all([
       ask("body-metrics", bus.request(bodyMetricsBus.weightSummary, { accountId, date }, { timeoutMs })),
       ask("body-metrics", bus.request(bodyMetricsBus.targets, { accountId }, { timeoutMs })),
       ask("body-metrics", bus.request(bodyMetricsBus.measurementsLatest, { accountId }, { timeoutMs })),
       ask("nutrition", bus.request(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
+      ask("workouts", bus.request(workoutsBus.weekTotals, { accountId, date }, { timeoutMs })),
     ]);
-    return mergeDashboard({ weight, targets, measurements, nutrition });
+    return mergeDashboard({ weight, targets, measurements, nutrition, workouts });
   });
 };

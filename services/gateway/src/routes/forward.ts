@@ -25,7 +25,8 @@ export const forwardRoutes = async (app: FastifyInstance, { upstreams }: { upstr
   // A keep-alive connection pool per service; nothing is retried, so a failure is seen for what it is.
   await app.register(replyFrom, { undici: { connections: 128 }, destroyAgent: true, retryMethods: [], disableRequestLogging: true });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // The parser's limit would override a route's: every route says its own (64 KiB, or an upload's).
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
   for (const op of operationList) {
     if (op.service === "gateway") continue;
@@ -34,6 +35,7 @@ export const forwardRoutes = async (app: FastifyInstance, { upstreams }: { upstr
       method: op.method,
       url: op.path,
       config: { operation: op },
+      bodyLimit: op.upload?.limitBytes ?? BODY_LIMIT,
       handler: (request, reply) =>
         reply.from(`${upstream}${request.url}`, {
           // The bytes as they came (reply-from would re-encode a JSON body it was handed parsed).

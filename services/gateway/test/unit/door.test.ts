@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError, operationList } from "@fit/contracts";
+import { AppError, operationList, operations } from "@fit/contracts";
 import { ASSERTION_HEADER, BODY_LIMIT, createHttpApp, verifyAssertion, type Caller } from "@fit/service-kit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { authorize, identify } from "../../src/auth/authenticate.ts";
@@ -71,7 +71,7 @@ describe("forwarding", () => {
     await gateway.register(async (api) => {
       api.addHook("onRequest", async (request) => void (request.caller = { ...caller, scopes }));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
-      await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url } });
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url, workouts: url } });
     });
     await gateway.ready();
   });
@@ -132,6 +132,17 @@ describe("forwarding", () => {
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ error: "request body is too large" });
   });
+
+  it("lets an activity file past 64 KiB through on the upload route only, and refuses one past its own limit", async () => {
+    scopes = null;
+    const upload = operations.importWorkout.upload;
+    const file = (bytes: number) => ({ method: "POST" as const, url: "/api/workouts/import", headers: { "content-type": "application/gpx+xml" }, payload: Buffer.alloc(bytes, 0x61) });
+    const accepted = await gateway.inject(file(2 * BODY_LIMIT));
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json<Echo>().body).toHaveLength(2 * BODY_LIMIT);
+    const refused = await gateway.inject(file(upload.limitBytes + 1));
+    expect(refused.statusCode).toBe(413);
+  });
 });
 
 describe("a service that is down", () => {
@@ -141,7 +152,7 @@ describe("a service that is down", () => {
       api.addHook("onRequest", async (request) => void (request.caller = caller));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
       // Port 9 (discard) on loopback: nothing listens there.
-      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9" } });
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9", workouts: "http://127.0.0.1:9" } });
     });
     try {
       const response = await gateway.inject({ method: "GET", url: "/api/weight" });

@@ -9,4 +9,7 @@ export const serveNutritionQueries = (bus: Bus, store: Store) => [
     const [total, targets] = await Promise.all([store.dayTotal(accountId, date), store.getTargets(accountId)]);
     return total ? toDailyTotal(total, targets, email) : null;
   }),
+  bus.serve(nutritionBus.dayItems, async ({ accountId, date }) =>
+    (await store.listItems(accountId, date)).map(({ name, kcal, proteinG }) => ({ name, kcal, proteinG })),
+  ),
 ];

@@ -7,9 +7,9 @@ const notFound = () => new AppError("not_found", "food item not found");
 
 export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   serveOperation(app, operations.logFoodItem, async ({ body, caller }) => {
-    const item = await store.addItem({ ...body, id: randomUUID(), accountId: caller.accountId });
+    const [item] = await store.addItems([{ ...body, id: randomUUID(), accountId: caller.accountId }]);
     relay.kick();
-    return item;
+    return item!;
   });
 
   serveOperation(app, operations.listFoodItems, ({ query, caller }) => store.listItems(caller.accountId, query.date));

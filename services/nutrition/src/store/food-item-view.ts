@@ -1,6 +1,16 @@
 import type { Meal } from "@fit/contracts";
 import type { FoodItem as Row } from "./generated/client.ts";
 
+/** The estimate columns are all set or all null (one write sets them together, a hand correction clears them). */
+const estimateView = (row: Row) =>
+  row.estimateSource === null
+    ? null
+    : {
+        kcal: { low: row.kcalLow ?? row.kcal, high: row.kcalHigh ?? row.kcal },
+        proteinG: { low: row.proteinLow ?? row.proteinG, high: row.proteinHigh ?? row.proteinG },
+        source: row.estimateSource,
+      };
+
 export const foodItemView = (row: Row) => ({
   id: row.id,
   date: row.date,
@@ -13,6 +23,7 @@ export const foodItemView = (row: Row) => ({
   unit: row.unit,
   meal: row.meal as Meal | null,
   note: row.note,
+  estimate: estimateView(row),
   createdAt: row.createdAt.getTime(),
   updatedAt: row.updatedAt.getTime(),
 });

@@ -9,6 +9,8 @@ export type FoodItemChanges = Omit<Prisma.FoodItemUncheckedUpdateInput, "id" | "
 
 type Tx = Prisma.TransactionClient;
 
+const noEstimate = { kcalLow: null, kcalHigh: null, proteinLow: null, proteinHigh: null, estimateSource: null };
+
 /**
  * Records which days a write changed, in the write's own transaction, together with the event that will
  * make the projection catch up. Reads recompute these days until the event has been applied.
@@ -43,19 +45,25 @@ export const createStore = (db: Database) => {
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
 
-    addItem: (item: NewFoodItem) =>
+    /** Logs items in one transaction (a described meal is all logged or not at all), an event for each. */
+    addItems: (items: NewFoodItem[]) =>
       prisma.$transaction(async (tx) => {
-        const row = await tx.foodItem.create({ data: item });
-        const event = outboxRow(nutritionEvents.itemLogged, { accountId: item.accountId, itemId: item.id, date: item.date });
-        await markChanged(tx, item.accountId, [item.date], event);
-        return foodItemView(row);
+        const rows = [];
+        for (const item of items) {
+          rows.push(await tx.foodItem.create({ data: item }));
+          const event = outboxRow(nutritionEvents.itemLogged, { accountId: item.accountId, itemId: item.id, date: item.date });
+          await markChanged(tx, item.accountId, [item.date], event);
+        }
+        return rows.map(foodItemView);
       }),
 
     updateItem: (accountId: string, id: string, changes: FoodItemChanges) =>
       prisma.$transaction(async (tx) => {
         const before = await tx.foodItem.findFirst({ where: { id, accountId } });
         if (!before) return null;
-        const row = await tx.foodItem.update({ where: { id }, data: changes });
+        // Numbers corrected by hand are no longer the coach's estimate.
+        const corrected = changes.kcal !== undefined || changes.proteinG !== undefined;
+        const row = await tx.foodItem.update({ where: { id }, data: corrected ? { ...changes, ...noEstimate } : changes });
         const moved = row.date !== before.date;
         const event = outboxRow(nutritionEvents.itemUpdated, {
           accountId, itemId: id, date: row.date, previousDate: moved ? before.date : null,

@@ -30,8 +30,8 @@ const item = (accountId: string, kcal: number) => ({ id: randomUUID(), accountId
 describe("reconciliation", () => {
   it("stores the sum of items for a day whose event never arrived, and clears it once stale", async () => {
     const accountId = randomUUID();
-    await store.addItem(item(accountId, 300));
-    await store.addItem(item(accountId, 200));
+    await store.addItems([item(accountId, 300)]);
+    await store.addItems([item(accountId, 200)]);
     expect((await store.recentTotals(accountId, 60)).stored).toEqual([]);
 
     expect(await reconcileTotals(store)).toBeGreaterThanOrEqual(1);
@@ -46,7 +46,7 @@ describe("reconciliation", () => {
 
   it("repairs nothing when every total equals its items", async () => {
     const accountId = randomUUID();
-    await store.addItem(item(accountId, 100));
+    await store.addItems([item(accountId, 100)]);
     await reconcileTotals(store, Date.now() + STALE_PENDING_MS + 1000);
     expect(await reconcileTotals(store, Date.now() + STALE_PENDING_MS + 1000)).toBe(0);
   });

@@ -1,0 +1,61 @@
+import type { FoodEstimate } from "@fit/contracts";
+import type { Grounding } from "./grounding.ts";
+import type { Judgement } from "./verdict.ts";
+
+const verdictText: Record<Judgement["verdict"], string> = {
+  good: "Good choice: it fits easily and is rich in protein.",
+  fits: "It fits your budget.",
+  tight: "It fits, but takes most of what is left for today.",
+  poor: "Poor fit: it does not fit what is left of today's budget.",
+  no_target: "No daily kcal target is set, so I cannot judge the fit; set one under your goals.",
+};
+
+const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
+
+const estimateLine = (items: readonly FoodEstimate[]): string => {
+  const parts = items.map((i) => `${i.quantity ?? ""}${i.unit ? ` ${i.unit}` : ""} ${i.name}`.trim());
+  const kcal = Math.round(sum(items, (i) => i.kcal));
+  const low = Math.round(sum(items, (i) => i.kcalRange.low));
+  const high = Math.round(sum(items, (i) => i.kcalRange.high));
+  const protein = Math.round(sum(items, (i) => i.proteinG) * 10) / 10;
+  return `${parts.join(" + ")}: about ${kcal} kcal (likely ${low}–${high}) and ${protein} g protein.`;
+};
+
+const budgetLine = ({ date, intake, targets }: Pick<Grounding, "date" | "intake" | "targets">): string => {
+  const logged = intake ? `${Math.round(intake.kcal)} kcal and ${Math.round(intake.proteinG)} g protein logged` : "intake unknown";
+  const target = targets?.dailyKcalTarget;
+  const left = target != null && intake ? `, ${Math.round(target - intake.kcal)} kcal left of ${target}` : "";
+  const protein = targets?.proteinTargetG != null && intake ? `, ${Math.max(0, Math.round(targets.proteinTargetG - intake.proteinG))} g protein to go` : "";
+  return `On ${date}: ${logged}${left}${protein}.`;
+};
+
+const weightLine = ({ weight }: Pick<Grounding, "weight">): string | null => {
+  if (!weight) return null;
+  const change = weight.changeKgPerWeek === null ? "" : `, ${weight.changeKgPerWeek > 0 ? "+" : ""}${weight.changeKgPerWeek} kg on the week before`;
+  return `Weight: ${weight.latestKg} kg latest, ${weight.weeklyAvgKg} kg this week's average${change}.`;
+};
+
+const missingLine = ({ missing }: Pick<Grounding, "missing">): string | null =>
+  missing.length > 0 ? `I could not read your ${missing.join(", ")} just now, so this leaves ${missing.length === 1 ? "it" : "them"} out.` : null;
+
+/**
+ * The built-in coach's answer: the estimate with its range, the budget fit, a blunt verdict and a better option.
+ * It says plainly that it is an estimate from a table, not a language model.
+ */
+export const estimatorReply = (estimate: readonly FoodEstimate[], judgement: Judgement | null, grounding: Grounding): string => {
+  const lines = [
+    estimate.length > 0
+      ? `Estimate (built-in food table, not a language model): ${estimateLine(estimate)}`
+      : "I could not recognise a food in your message; name it with an amount, e.g. \"two slices of pizza\".",
+    budgetLine(grounding),
+  ];
+  if (judgement) {
+    lines.push(`Verdict: ${verdictText[judgement.verdict]}`);
+    if (judgement.betterOption) {
+      const o = judgement.betterOption;
+      lines.push(`Better option: ${o.name}, ${o.portion}: about ${o.kcal} kcal and ${o.proteinG} g protein.`);
+    }
+  }
+  for (const line of [weightLine(grounding), missingLine(grounding)]) if (line) lines.push(line);
+  return lines.join("\n");
+};

@@ -1,0 +1,48 @@
+/** Vulgar fractions people type or paste; spaced so "1½" reads as the mixed number "1 1/2". */
+const fractionChars: Readonly<Record<string, string>> = { "½": " 1/2", "⅓": " 1/3", "⅔": " 2/3", "¼": " 1/4", "¾": " 3/4", "⅛": " 1/8" };
+
+/** Lower case, accents and apostrophes dropped (café → cafe, shepherd's → shepherds), "&" read as "and", as aliases are written. */
+export const normalizeText = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/[½⅓⅔¼¾⅛]/g, (c) => fractionChars[c] ?? c)
+    .replace(/⁄/g, "/")
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .replace(/['’`]/g, "");
+
+// A number may carry a fraction ("1/2") or a percent sign; "2%" is a fat level, never a quantity.
+const tokenPattern = /\d+(?:\.\d+)?(?:\/\d+(?:\.\d+)?)?%?|[a-z]+/g;
+
+/** Words and numbers of normalized text; "200g" gives "200", "g". */
+export const tokenize = (normalized: string): string[] => normalized.match(tokenPattern) ?? [];
+
+/** The word and what it would be without a plural ending, so "eggs", "glasses" and "berries" find "egg", "glass", "berry". */
+export const singularForms = (word: string): string[] => {
+  const forms = [word];
+  if (word.length > 3 && word.endsWith("ies")) forms.push(`${word.slice(0, -3)}y`);
+  if (word.length > 2 && word.endsWith("es")) forms.push(word.slice(0, -2));
+  if (word.length > 1 && word.endsWith("s")) forms.push(word.slice(0, -1));
+  return forms;
+};
+
+const separators = /\s+(?:and|with|plus)\s+|[,;+&\r\n]/gi;
+
+/**
+ * The text cut at commas, "and", "with", "plus", "+", "&", ";" and line breaks, each part trimmed and parts
+ * without a letter or digit dropped. A separator inside a match of `keepWhole` (a food named with "and",
+ * "2 and a half") does not cut.
+ */
+export const splitParts = (text: string, keepWhole: RegExp): string[] => {
+  const kept = [...text.matchAll(keepWhole)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+  const parts: string[] = [];
+  let start = 0;
+  for (const separator of text.matchAll(separators)) {
+    if (kept.some(({ from, to }) => separator.index >= from && separator.index < to)) continue;
+    parts.push(text.slice(start, separator.index));
+    start = separator.index + separator[0].length;
+  }
+  parts.push(text.slice(start));
+  return parts.map((part) => part.trim()).filter((part) => /[\p{L}\p{N}]/u.test(part));
+};

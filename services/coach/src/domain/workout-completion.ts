@@ -1,0 +1,30 @@
+import type { ParsedWorkout as WorkoutRead } from "@fit/contracts";
+import { estimateWorkoutEnergy, knownDurationS } from "./workout-energy.ts";
+import type { ParsedWorkout as Read } from "./workout-parser.ts";
+
+/**
+ * Settles what the text left open: a strength session's duration from its sets, and the energy from the MET
+ * table when the text states none (with its range and source). Null when no duration can be known: the
+ * caller asks the user to say how long or how far.
+ */
+/** `read`: a workout as the parser or a model read it, before its duration and energy are settled. */
+export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | null => {
+  const durationS = knownDurationS(read);
+  if (durationS === null) return null;
+  const estimate = read.energyKcal === null ? estimateWorkoutEnergy({ ...read, durationS }, weightKg) : null;
+  return {
+    activityType: read.activityType,
+    summary: read.summary,
+    durationS: Math.round(durationS),
+    distanceM: read.distanceM,
+    elevationGainM: read.elevationGainM,
+    energyKcal: read.energyKcal ?? estimate?.kcal ?? null,
+    energyEstimate: estimate && { low: estimate.low, high: estimate.high, source: estimate.source },
+    avgHr: read.avgHr,
+    maxHr: read.maxHr,
+    avgPowerW: read.avgPowerW,
+    avgCadence: read.avgCadence,
+    exercises: read.exercises,
+    when: read.when,
+  };
+};

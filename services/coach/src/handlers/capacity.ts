@@ -1,0 +1,42 @@
+import { AppError, utcDay } from "@fit/contracts";
+import type { Store } from "../store/store.ts";
+
+/**
+ * At most `concurrency` calls run at once in this replica and `queue` more wait; past both the caller gets 429
+ * at once, rather than a slow answer that would tie up the gateway. Another replica takes the next request.
+ */
+export const createGate = ({ concurrency, queue }: { concurrency: number; queue: number }) => {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= concurrency) {
+      if (waiting.length >= queue) throw new AppError("rate_limited", "the coach is busy, retry shortly", undefined, 1);
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else running++;
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+};
+
+export interface Limits {
+  callsPerDay: number;
+  tokensPerDay: number;
+}
+
+const secondsToMidnight = (now: number) => Math.ceil((86_400_000 - (now % 86_400_000)) / 1000);
+
+/** Refuses a call once the account has spent today's calls or tokens; the counts restart at 00:00 UTC. */
+export const checkQuota = async (store: Store, accountId: string, limits: Limits, now = Date.now()) => {
+  const used = await store.usage(accountId, utcDay(now));
+  if (used.calls >= limits.callsPerDay || used.tokens >= limits.tokensPerDay) {
+    throw new AppError("rate_limited", "daily coach quota reached", "see GET /api/coach/usage; it resets at 00:00 UTC", secondsToMidnight(now));
+  }
+};

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import { AppError, utcDay, type FoodEstimate, type ParsedWorkout } from "@fit/contracts";
+import type { Bus } from "@fit/bus";
+import type { z } from "zod";
+import type { CoachConfig } from "../config.ts";
+import { estimatorReply } from "../domain/coach-reply.ts";
+import { estimateFoods as estimateFoodsFromTable } from "../domain/food-estimator.ts";
+import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
+import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
+import { judgeFood } from "../domain/verdict.ts";
+import { completeWorkout } from "../domain/workout-completion.ts";
+import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
+import { createModelClient, type ModelAnswer } from "../model/model-client.ts";
+import type { Store } from "../store/store.ts";
+import { checkQuota, createGate } from "./capacity.ts";
+import { readGrounding, readWeightKg } from "./grounding-reader.ts";
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
+const cacheKey = (kind: string, text: string) => `${kind}:${createHash("sha256").update(normalizeText(text)).digest("hex")}`;
+
+type Foods = { items: FoodEstimate[]; unrecognized: string[] };
+
+/**
+ * Everything that may call a language model: estimating food, reading a workout, answering a question. With no
+ * model configured the built-in table and parser answer (docs/decisions/0016-estimates-carry-range-and-provenance.md).
+ * Every call passes the replica's concurrency gate and the account's daily quota.
+ */
+export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; store: Store; bus: Bus; log: Logger }) => {
+  const model = config.COACH_MODEL_URL
+    ? createModelClient({
+        baseURL: config.COACH_MODEL_URL,
+        apiKey: config.COACH_MODEL_API_KEY,
+        model: config.COACH_MODEL,
+        timeoutMs: config.COACH_MODEL_TIMEOUT_MS,
+        retries: config.COACH_MODEL_RETRIES,
+        maxTokens: config.COACH_MAX_TOKENS,
+      })
+    : null;
+  const gate = createGate({ concurrency: config.COACH_CONCURRENCY, queue: config.COACH_QUEUE });
+  const limits = { callsPerDay: config.COACH_DAILY_CALLS, tokensPerDay: config.COACH_DAILY_TOKENS };
+
+  const metered = <T>(accountId: string, work: () => Promise<ModelAnswer<T>>) =>
+    gate(async () => {
+      await checkQuota(store, accountId, limits);
+      const { value, tokens } = await work();
+      await store.recordUsage(accountId, utcDay(Date.now()), tokens);
+      return value;
+    });
+
+  /** The model's answer for this account and text is reused for a day, so the same words give the same numbers. */
+  const cachedModelCall = async <S extends z.ZodType>(accountId: string, kind: string, text: string, schema: S, call: () => Promise<ModelAnswer<z.output<S>>>) => {
+    const key = cacheKey(kind, text);
+    const hit = schema.safeParse(await store.cached(accountId, key));
+    if (hit.success) return { value: hit.data, tokens: 0 };
+    const answer = await call();
+    await store.cache(accountId, key, answer.value as object);
+    return answer;
+  };
+
+  const foods = async (accountId: string, text: string): Promise<ModelAnswer<Foods>> => {
+    if (!model) return { value: estimateFoodsFromTable(text), tokens: 0 };
+    const answer = await cachedModelCall(accountId, "foods", text, ModelFoods, () =>
+      model.structured("foods", ModelFoods, [{ role: "system", content: foodInstructions }, { role: "user", content: text }]),
+    );
+    return { value: { items: answer.value.items.map((i) => foodFromModel(i, model.name)), unrecognized: answer.value.unrecognized }, tokens: answer.tokens };
+  };
+
+  return {
+    estimator: model ? `model:${model.name}` : "table",
+    limits,
+
+    estimateFoods: ({ accountId, text }: { accountId: string; text: string }) => metered(accountId, () => foods(accountId, text)),
+
+    parseWorkout: ({ accountId, text, date, weekday }: { accountId: string; text: string; date: string; weekday: number }) =>
+      metered(accountId, async (): Promise<ModelAnswer<ParsedWorkout>> => {
+        const read = model
+          ? await cachedModelCall(accountId, "workout", text, ModelWorkout, () =>
+              model.structured("workout", ModelWorkout, [{ role: "system", content: workoutInstructions }, { role: "user", content: text }]),
+            )
+          : { value: parseWorkoutFromText(text, { weekday }), tokens: 0 };
+        const weight = await readWeightKg(bus, accountId, date, config.COACH_GROUNDING_TIMEOUT_MS);
+        const workout = completeWorkout(read.value, weight.kg);
+        if (!workout) throw new AppError("validation", "text must say how long or how far the workout was", "e.g. \"30 min run\" or \"3x10 squats at 60 kg\"");
+        return { value: workout, tokens: read.tokens };
+      }),
+
+    ask: ({ accountId, email, date, messages }: { accountId: string; email: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>
+      metered(accountId, async () => {
+        const grounding = await readGrounding(bus, { accountId, email, date }, config.COACH_GROUNDING_TIMEOUT_MS);
+        const question = messages.findLast((m) => m.role === "user")?.content ?? "";
+        // The same estimate the food log would store for these words: the coach and the log never disagree.
+        const estimate = await foods(accountId, question);
+        const { items } = estimate.value;
+        const judgement = items.length > 0 ? judgeFood({ kcal: sum(items, (i) => i.kcal), proteinG: sum(items, (i) => i.proteinG) }, grounding) : null;
+        const builtIn = estimatorReply(items, judgement, grounding);
+        if (!model) return { value: { reply: builtIn }, tokens: 0 };
+        const answer = await model.chat([
+          { role: "system", content: systemPrompt(config.COACH_CANARY) },
+          { role: "system", content: dataMessage(grounding, items, judgement) },
+          ...historyTurns(messages),
+        ]);
+        const tokens = estimate.tokens + answer.tokens;
+        if (answer.value.includes(config.COACH_CANARY)) {
+          log.warn({ accountId }, "model reply withheld: it repeated the system prompt's canary");
+          return { value: { reply: `${builtIn}\n(The model's answer was withheld by a safety check; this is the built-in estimate.)` }, tokens };
+        }
+        return { value: { reply: answer.value.trim() }, tokens };
+      }),
+  };
+};
+
+const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
+
+export type Coach = ReturnType<typeof createCoach>;

@@ -1,0 +1,2 @@
+export { buildCoach } from "./app.ts";
+export { loadCoachConfig } from "./config.ts";

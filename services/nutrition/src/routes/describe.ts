@@ -1,0 +1,19 @@
+import { AppError, coachBus, operations, utcDay } from "@fit/contracts";
+import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { describeLogged, itemsFromEstimates } from "../domain/described-meal.ts";
+import type { Store } from "../store/store.ts";
+
+/** The coach's deadline, with room for the model's own timeout and one retry (docs/decisions/0016-estimates-carry-range-and-provenance.md). */
+export const describeRoutes = ({ app, store, relay, bus }: ServiceContext<Store>, { coachTimeoutMs }: { coachTimeoutMs: number }) => {
+  serveOperation(app, operations.describeFood, async ({ body, caller }) => {
+    const { accountId } = caller;
+    const estimates = await bus.request(coachBus.estimateFoods, { accountId, text: body.text }, { timeoutMs: coachTimeoutMs });
+    if (estimates.items.length === 0) {
+      throw new AppError("validation", "no food recognised in text", "name the foods, e.g. \"two eggs and a slice of toast\"");
+    }
+    const date = body.date ?? utcDay(Date.now());
+    const items = await store.addItems(itemsFromEstimates(estimates.items, { accountId, date, meal: body.meal ?? null }));
+    relay.kick();
+    return { items, unrecognized: estimates.unrecognized, reply: describeLogged(items, estimates.unrecognized) };
+  });
+};

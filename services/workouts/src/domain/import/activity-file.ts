@@ -1,0 +1,39 @@
+import { detectActivityFile } from "./detect-format.ts";
+import { parseFit } from "./fit.ts";
+import { parseGpx } from "./gpx.ts";
+import type { ImportedActivity } from "./imported-activity.ts";
+import { parseTcx } from "./tcx.ts";
+
+export { ActivityFileError, type ActivityFileFormat, type ImportedActivity } from "./imported-activity.ts";
+
+const whole = (value: number | null) => (value === null ? null : Math.round(value));
+const tenth = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+
+/**
+ * One rounding for every format: seconds, kcal, bpm, watts and rpm whole, metres to a tenth. Moving time is capped at
+ * the elapsed time, which a device timer or the speed rule can overshoot by rounding.
+ */
+const rounded = (activity: ImportedActivity): ImportedActivity => {
+  const durationS = Math.round(activity.durationS);
+  const movingDurationS = whole(activity.movingDurationS);
+  return {
+    ...activity,
+    startedAt: Math.round(activity.startedAt),
+    durationS,
+    movingDurationS: movingDurationS === null ? null : Math.min(movingDurationS, durationS),
+    distanceM: tenth(activity.distanceM),
+    elevationGainM: tenth(activity.elevationGainM),
+    energyKcal: whole(activity.energyKcal),
+    avgHr: whole(activity.avgHr),
+    maxHr: whole(activity.maxHr),
+    avgPowerW: whole(activity.avgPowerW),
+    avgCadence: whole(activity.avgCadence),
+  };
+};
+
+/** Throws ActivityFileError (its message fit to show the uploader) for unknown formats, malformed or empty files. */
+export const parseActivityFile = (bytes: Uint8Array): ImportedActivity => {
+  const file = detectActivityFile(bytes);
+  if (file.format === "fit") return rounded(parseFit(bytes));
+  return rounded(file.format === "gpx" ? parseGpx(file.doc) : parseTcx(file.doc));
+};

@@ -1,0 +1,110 @@
+import type { ActivityType, ParsedWorkout, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
+import type { z } from "zod";
+import type { NewWorkout, WorkoutChanges } from "../store/store.ts";
+import type { ImportedActivity } from "./import/activity-file.ts";
+
+type Identity = { id: string; accountId: string };
+
+const noMetrics = {
+  movingDurationS: null, distanceM: null, elevationGainM: null, energyKcal: null, avgHr: null, maxHr: null, avgPowerW: null, avgCadence: null,
+};
+const noEstimate = { energyLow: null, energyHigh: null, energySource: null };
+
+const activityNames: Record<ActivityType, string> = {
+  run: "Run", ride: "Ride", swim: "Swim", walk: "Walk", hike: "Hike", strength_training: "Strength training", yoga: "Yoga",
+  rowing: "Row", elliptical: "Elliptical", crossfit: "CrossFit", other: "Workout",
+};
+
+/** "Run 10.2 km", "Yoga 45 min": what a list shows when the source gave no title. */
+const defaultSummary = (activityType: ActivityType, distanceM: number | null, durationS: number): string =>
+  distanceM !== null && distanceM > 0
+    ? `${activityNames[activityType]} ${(distanceM / 1000).toFixed(distanceM < 10_000 ? 2 : 1)} km`
+    : `${activityNames[activityType]} ${Math.max(1, Math.round(durationS / 60))} min`;
+
+export const describedWorkout = (
+  { id, accountId }: Identity,
+  parsed: ParsedWorkout,
+  { text, startedAt }: { text: string; startedAt: number },
+): NewWorkout => ({
+  id,
+  accountId,
+  source: "manual",
+  externalId: null,
+  activityType: parsed.activityType,
+  summary: parsed.summary,
+  description: text,
+  startedAt: new Date(startedAt),
+  durationS: parsed.durationS,
+  ...noMetrics,
+  distanceM: parsed.distanceM,
+  elevationGainM: parsed.elevationGainM,
+  avgHr: parsed.avgHr,
+  maxHr: parsed.maxHr,
+  avgPowerW: parsed.avgPowerW,
+  avgCadence: parsed.avgCadence,
+  energyKcal: parsed.energyKcal,
+  // Only an estimated energy carries a range; a stated one is the user's number.
+  ...(parsed.energyEstimate
+    ? { energyLow: parsed.energyEstimate.low, energyHigh: parsed.energyEstimate.high, energySource: parsed.energyEstimate.source }
+    : noEstimate),
+  exercises: parsed.exercises,
+});
+
+export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof WorkoutImportRow>): NewWorkout & { externalId: string } => {
+  const summary = row.summary ?? defaultSummary(row.activityType, row.distanceM ?? null, row.durationS);
+  return {
+    id,
+    accountId,
+    source: row.source,
+    externalId: row.externalId,
+    activityType: row.activityType,
+    summary,
+    description: row.description ?? summary,
+    startedAt: new Date(row.startedAt),
+    durationS: row.durationS,
+    ...noMetrics,
+    ...Object.fromEntries(Object.keys(noMetrics).map((key) => [key, row[key as keyof typeof noMetrics] ?? null])),
+    ...noEstimate,
+    exercises: row.exercises ?? [],
+  };
+};
+
+export const importedFile = (
+  { id, accountId }: Identity,
+  file: ImportedActivity,
+  { source, externalId }: { source: NewWorkout["source"]; externalId: string },
+): NewWorkout & { externalId: string } => {
+  const summary = file.name ?? defaultSummary(file.activityType, file.distanceM, file.durationS);
+  return {
+    id,
+    accountId,
+    source,
+    externalId,
+    activityType: file.activityType,
+    summary,
+    description: summary,
+    startedAt: new Date(file.startedAt),
+    durationS: Math.max(1, file.durationS),
+    movingDurationS: file.movingDurationS,
+    distanceM: file.distanceM,
+    elevationGainM: file.elevationGainM,
+    energyKcal: file.energyKcal,
+    avgHr: file.avgHr,
+    maxHr: file.maxHr,
+    avgPowerW: file.avgPowerW,
+    avgCadence: file.avgCadence,
+    ...noEstimate,
+    exercises: [],
+  };
+};
+
+/** A correction by hand: a new energyKcal is the user's number, so the estimate it replaces goes. */
+export const workoutChanges = (patch: z.output<typeof WorkoutPatch>): WorkoutChanges => {
+  const { startedAt, exercises, ...rest } = patch;
+  return {
+    ...rest,
+    ...(startedAt !== undefined ? { startedAt: new Date(startedAt) } : {}),
+    ...(exercises !== undefined ? { exercises } : {}),
+    ...(patch.energyKcal !== undefined ? noEstimate : {}),
+  };
+};

@@ -1,0 +1,2 @@
+export { buildWorkouts } from "./app.ts";
+export { loadWorkoutsConfig } from "./config.ts";

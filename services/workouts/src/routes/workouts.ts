@@ -1,0 +1,30 @@
+import { ack, AppError, operations } from "@fit/contracts";
+import { decodeCursor, serveOperation, toPage, type ServiceContext } from "@fit/service-kit";
+import { workoutChanges } from "../domain/workout-rows.ts";
+import type { Store } from "../store/store.ts";
+
+const notFound = () => new AppError("not_found", "workout not found");
+
+export const workoutRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
+  serveOperation(app, operations.listWorkouts, async ({ query, caller }) => {
+    const rows = await store.listWorkouts(caller.accountId, { ...query, after: decodeCursor(query.cursor) });
+    return toPage(rows, query.limit, (w) => ({ at: w.startedAt, id: w.id }));
+  });
+
+  serveOperation(app, operations.getWorkout, async ({ params, caller }) => {
+    return (await store.getWorkout(caller.accountId, params.id)) ?? Promise.reject(notFound());
+  });
+
+  serveOperation(app, operations.editWorkout, async ({ params, body, caller }) => {
+    const workout = await store.updateWorkout(caller.accountId, params.id, workoutChanges(body));
+    if (!workout) throw notFound();
+    relay.kick();
+    return workout;
+  });
+
+  serveOperation(app, operations.deleteWorkout, async ({ params, caller }) => {
+    if (!(await store.deleteWorkout(caller.accountId, params.id))) throw notFound();
+    relay.kick();
+    return ack;
+  });
+};

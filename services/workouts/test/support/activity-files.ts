@@ -1,0 +1,166 @@
+import { Encoder, Profile, type ActivityMesg, type FileIdMesg, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
+
+export interface TrackPoint {
+  lat: number;
+  lon: number;
+  ele?: number;
+  time: Date;
+  hr?: number;
+  cadence?: number;
+  powerW?: number;
+}
+
+/** The radius the parser's haversine uses, so a northward step of S metres measures S metres. */
+const EARTH_RADIUS_M = 6_371_008.8;
+const ORIGIN = { lat: 52.52, lon: 13.405 };
+
+/** A northward line from a fixed origin: N points S metres apart measure (N − 1)·S. */
+export const straightTrack = (options: {
+  start: Date;
+  points: number;
+  stepM: number;
+  stepS: number;
+  startEle?: number;
+  climbPerStepM?: number;
+  hr?: number;
+}): TrackPoint[] =>
+  Array.from({ length: options.points }, (_, i) => ({
+    lat: ORIGIN.lat + ((i * options.stepM) / EARTH_RADIUS_M) * (180 / Math.PI),
+    lon: ORIGIN.lon,
+    ele: options.startEle === undefined ? undefined : options.startEle + i * (options.climbPerStepM ?? 0),
+    time: new Date(options.start.getTime() + i * options.stepS * 1000),
+    hr: options.hr,
+  }));
+
+/** Stands still after point `at` for `pauseS` seconds, recording every `stepS` seconds, then goes on as before. */
+export const withPause = (track: readonly TrackPoint[], options: { at: number; pauseS: number; stepS: number }): TrackPoint[] => {
+  const stop = track[options.at]!;
+  const standing = Array.from({ length: Math.floor(options.pauseS / options.stepS) }, (_, i) => ({
+    ...stop,
+    time: new Date(stop.time.getTime() + (i + 1) * options.stepS * 1000),
+  }));
+  const resumed = track.slice(options.at + 1).map((point) => ({ ...point, time: new Date(point.time.getTime() + options.pauseS * 1000) }));
+  return [...track.slice(0, options.at + 1), ...standing, ...resumed];
+};
+
+const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const optional = (value: number | string | undefined, render: (value: string) => string) =>
+  value === undefined ? "" : render(String(value));
+
+/** Heart rate and cadence in Garmin's TrackPointExtension, power as the bare <power> element Strava writes. */
+const gpxExtensions = (p: TrackPoint) => {
+  const trackPointExtension =
+    optional(p.hr, (hr) => `<gpxtpx:hr>${hr}</gpxtpx:hr>`) + optional(p.cadence, (cadence) => `<gpxtpx:cad>${cadence}</gpxtpx:cad>`);
+  const content =
+    (trackPointExtension && `<gpxtpx:TrackPointExtension>${trackPointExtension}</gpxtpx:TrackPointExtension>`) +
+    optional(p.powerW, (power) => `<power>${power}</power>`);
+  return content && `<extensions>${content}</extensions>`;
+};
+
+export const makeGpx = (points: readonly TrackPoint[], options: { name?: string; type?: string } = {}): string => {
+  const trackpoints = points.map(
+    (p) =>
+      `<trkpt lat="${p.lat.toFixed(8)}" lon="${p.lon.toFixed(8)}">` +
+      optional(p.ele, (ele) => `<ele>${ele}</ele>`) +
+      `<time>${p.time.toISOString()}</time>` +
+      gpxExtensions(p) +
+      `</trkpt>`,
+  );
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<gpx version="1.1" creator="workouts tests" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">`,
+    `<trk>${optional(options.name, (name) => `<name>${escapeXml(name)}</name>`)}${optional(options.type, (type) => `<type>${escapeXml(type)}</type>`)}<trkseg>`,
+    ...trackpoints,
+    `</trkseg></trk></gpx>`,
+  ].join("\n");
+};
+
+/**
+ * One lap holding the whole track. TotalTimeSeconds is the span of the points; DistanceMeters is written only when
+ * given, as a device with a foot pod or wheel sensor states it, so by default the parser has to measure the track.
+ */
+export const makeTcx = (
+  points: readonly TrackPoint[],
+  options: { sport?: "Running" | "Biking" | "Other"; calories?: number; distanceM?: number } = {},
+): string => {
+  const first = points[0]!;
+  const totalTimeS = (points.at(-1)!.time.getTime() - first.time.getTime()) / 1000;
+  const trackpoints = points.map(
+    (p) =>
+      `<Trackpoint><Time>${p.time.toISOString()}</Time>` +
+      `<Position><LatitudeDegrees>${p.lat.toFixed(8)}</LatitudeDegrees><LongitudeDegrees>${p.lon.toFixed(8)}</LongitudeDegrees></Position>` +
+      optional(p.ele, (ele) => `<AltitudeMeters>${ele}</AltitudeMeters>`) +
+      optional(p.hr, (hr) => `<HeartRateBpm><Value>${hr}</Value></HeartRateBpm>`) +
+      optional(p.cadence, (cadence) => `<Cadence>${cadence}</Cadence>`) +
+      optional(p.powerW, (power) => `<Extensions><ns3:TPX><ns3:Watts>${power}</ns3:Watts></ns3:TPX></Extensions>`) +
+      `</Trackpoint>`,
+  );
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2">`,
+    `<Activities><Activity Sport="${options.sport ?? "Running"}"><Id>${first.time.toISOString()}</Id>`,
+    `<Lap StartTime="${first.time.toISOString()}"><TotalTimeSeconds>${totalTimeS}</TotalTimeSeconds>`,
+    optional(options.distanceM, (distance) => `<DistanceMeters>${distance}</DistanceMeters>`),
+    optional(options.calories, (calories) => `<Calories>${calories}</Calories>`),
+    `<Intensity>Active</Intensity><TriggerMethod>Manual</TriggerMethod><Track>`,
+    ...trackpoints,
+    `</Track></Lap></Activity></Activities></TrainingCenterDatabase>`,
+  ].join("\n");
+};
+
+const SEMICIRCLES_PER_DEGREE = 2 ** 31 / 180;
+
+/**
+ * file_id, a record per point, then (unless `withoutSession`) the session the totals go in, and the activity. Sport
+ * and sub-sport are FIT profile names ("running", "training" + "yoga").
+ */
+export const makeFit = (options: {
+  sport: string;
+  subSport?: string;
+  start: Date;
+  elapsedS: number;
+  timerS: number;
+  distanceM: number;
+  ascentM?: number;
+  calories?: number;
+  avgHr?: number;
+  maxHr?: number;
+  points?: readonly TrackPoint[];
+  withoutSession?: boolean;
+}): Uint8Array => {
+  const end = new Date(options.start.getTime() + options.elapsedS * 1000);
+  const encoder = new Encoder();
+  const fileId: FileIdMesg = { type: "activity", manufacturer: "development", product: 1, serialNumber: 1, timeCreated: options.start };
+  encoder.onMesg(Profile.MesgNum.FILE_ID!, fileId);
+  for (const point of options.points ?? []) {
+    const record: RecordMesg = {
+      timestamp: point.time,
+      positionLat: Math.round(point.lat * SEMICIRCLES_PER_DEGREE),
+      positionLong: Math.round(point.lon * SEMICIRCLES_PER_DEGREE),
+      altitude: point.ele,
+      heartRate: point.hr,
+      cadence: point.cadence,
+      power: point.powerW,
+    };
+    encoder.onMesg(Profile.MesgNum.RECORD!, record);
+  }
+  if (!options.withoutSession) {
+    const session: SessionMesg = {
+      timestamp: end,
+      startTime: options.start,
+      sport: options.sport as SessionMesg["sport"],
+      subSport: (options.subSport ?? "generic") as SessionMesg["subSport"],
+      totalElapsedTime: options.elapsedS,
+      totalTimerTime: options.timerS,
+      totalDistance: options.distanceM,
+      totalAscent: options.ascentM,
+      totalCalories: options.calories,
+      avgHeartRate: options.avgHr,
+      maxHeartRate: options.maxHr,
+    };
+    encoder.onMesg(Profile.MesgNum.SESSION!, session);
+  }
+  const activity: ActivityMesg = { timestamp: end, numSessions: options.withoutSession ? 0 : 1, type: "manual", totalTimerTime: options.timerS };
+  encoder.onMesg(Profile.MesgNum.ACTIVITY!, activity);
+  return encoder.close();
+};

@@ -1,0 +1,246 @@
+import { describe, expect, it } from "vitest";
+import { ActivityFileError, parseActivityFile, type ActivityFileFormat } from "../../src/domain/import/activity-file.ts";
+import { makeFit, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const START = new Date("2024-05-01T07:00:00Z");
+
+/**
+ * 125 steps of 8 m every 3 s: 1000 m in 375 s, climbing 0.4 m a step (50 m). Heart rate alternates 140 and 160 over
+ * 126 points, one 140 raised to 175: mean 18 935 / 126 = 150.3.
+ */
+const climbingRun = (): TrackPoint[] =>
+  straightTrack({ start: START, points: 126, stepM: 8, stepS: 3, startEle: 50, climbPerStepM: 0.4 }).map((point, i) => ({
+    ...point,
+    hr: i === 100 ? 175 : i % 2 === 0 ? 140 : 160,
+  }));
+const EXPECTED_AVG_HR = 150;
+
+const jittered = (points: readonly TrackPoint[]) => points.map((point, i) => ({ ...point, ele: point.ele! + (i % 2 === 0 ? 1 : -1) }));
+
+/** Every format made to carry nothing but the track, so each has to compute its totals from the points. */
+const trackOnly: Record<ActivityFileFormat, (points: TrackPoint[]) => Uint8Array> = {
+  gpx: (points) => utf8(makeGpx(points)),
+  tcx: (points) => utf8(makeTcx(points)),
+  fit: (points) => makeFit({ sport: "running", start: START, elapsedS: 0, timerS: 0, distanceM: 0, points, withoutSession: true }),
+};
+
+const expectRefusal = (bytes: Uint8Array, message: string | RegExp) => {
+  expect(() => parseActivityFile(bytes)).toThrow(ActivityFileError);
+  expect(() => parseActivityFile(bytes)).toThrow(message);
+};
+
+describe.each(["gpx", "tcx", "fit"] as const)("a %s track", (format) => {
+  it("measures distance, time, climb and heart rate from its points", () => {
+    const activity = parseActivityFile(trackOnly[format](climbingRun()));
+    expect(activity).toMatchObject({ format, startedAt: START.getTime(), durationS: 375, movingDurationS: 375, avgHr: EXPECTED_AVG_HR, maxHr: 175 });
+    expect(Math.abs(activity.distanceM! - 1000)).toBeLessThanOrEqual(5);
+    expect(activity.elevationGainM).toBeCloseTo(50, 0);
+  });
+
+  it("averages cadence leaving out its zeros (coasting) and power keeping them", () => {
+    const pedalling = climbingRun().map((point, i) => ({ ...point, cadence: i % 2 === 0 ? 90 : 0, powerW: i % 2 === 0 ? 300 : 0 }));
+    expect(parseActivityFile(trackOnly[format](pedalling))).toMatchObject({ avgCadence: 90, avgPowerW: 150 });
+  });
+
+  it("leaves a 10-minute standstill out of the moving time but not out of the elapsed time", () => {
+    const activity = parseActivityFile(trackOnly[format](withPause(climbingRun(), { at: 60, pauseS: 600, stepS: 5 })));
+    expect(activity).toMatchObject({ durationS: 975, movingDurationS: 375 });
+    expect(Math.abs(activity.distanceM! - 1000)).toBeLessThanOrEqual(5);
+  });
+
+  it("does not count a ±1 m altitude jitter as climbing", () => {
+    const flat = straightTrack({ start: START, points: 150, stepM: 5, stepS: 2, startEle: 100 });
+    expect(parseActivityFile(trackOnly[format](jittered(flat))).elevationGainM).toBe(0);
+    const gain = parseActivityFile(trackOnly[format](jittered(climbingRun()))).elevationGainM!;
+    expect(Math.abs(gain - 50)).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("GPX", () => {
+  it("takes the track's name and type", () => {
+    const gpx = makeGpx(climbingRun(), { name: "Tempo & hills <3", type: "running" });
+    expect(parseActivityFile(utf8(gpx))).toMatchObject({ name: "Tempo & hills <3", activityType: "run", energyKcal: null });
+  });
+
+  it.each([
+    ["running", "run"],
+    ["TrailRun", "run"],
+    ["cycling", "ride"],
+    ["mountain_biking", "ride"],
+    ["VirtualRide", "ride"],
+    ["walking", "walk"],
+    ["hiking", "hike"],
+    ["swimming", "swim"],
+    ["motorcycling", "other"],
+    ["kitesurfing", "other"],
+  ])("maps the type %s to %s", (type, activityType) => {
+    expect(parseActivityFile(utf8(makeGpx(climbingRun(), { type }))).activityType).toBe(activityType);
+  });
+
+  it("reads heart rate whatever prefix the extension namespace has (Garmin Connect writes ns3:)", () => {
+    const gpx = makeGpx(climbingRun()).replaceAll("gpxtpx", "ns3");
+    expect(parseActivityFile(utf8(gpx))).toMatchObject({ avgHr: EXPECTED_AVG_HR, maxHr: 175 });
+  });
+
+  it("is of type other, with no name, when the track states neither", () => {
+    expect(parseActivityFile(utf8(makeGpx(climbingRun())))).toMatchObject({ activityType: "other", name: null });
+  });
+
+  it("refuses a file without track points", () => {
+    expectRefusal(utf8(`<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><name>x</name><trkseg></trkseg></trk></gpx>`), "the file has no track points");
+  });
+
+  it("refuses a track without timestamps", () => {
+    expectRefusal(utf8(makeGpx(climbingRun()).replace(/<time>[^<]*<\/time>/g, "")), "the file has no timestamps");
+  });
+});
+
+describe("TCX", () => {
+  it("takes the lap's calories and maps the sport", () => {
+    const activity = parseActivityFile(utf8(makeTcx(climbingRun(), { sport: "Biking", calories: 321 })));
+    expect(activity).toMatchObject({ format: "tcx", activityType: "ride", energyKcal: 321, name: null });
+  });
+
+  it.each([
+    ["Running", "run"],
+    ["Biking", "ride"],
+    ["Other", "other"],
+  ] as const)("maps Sport=%s to %s", (sport, activityType) => {
+    expect(parseActivityFile(utf8(makeTcx(climbingRun(), { sport }))).activityType).toBe(activityType);
+  });
+
+  it("prefers the lap's stated distance to the GPS track", () => {
+    expect(parseActivityFile(utf8(makeTcx(climbingRun(), { distanceM: 1042.37 }))).distanceM).toBe(1042.4);
+  });
+
+  it("takes everything from the laps when no trackpoint has a position (a treadmill)", () => {
+    const lap = (start: string, seconds: number, metres: number, kcal: number, avg: number, max: number) =>
+      `<Lap StartTime="${start}"><TotalTimeSeconds>${seconds}</TotalTimeSeconds><DistanceMeters>${metres}</DistanceMeters>` +
+      `<Calories>${kcal}</Calories><AverageHeartRateBpm><Value>${avg}</Value></AverageHeartRateBpm>` +
+      `<MaximumHeartRateBpm><Value>${max}</Value></MaximumHeartRateBpm><Track><Trackpoint><Time>${start}</Time></Trackpoint></Track></Lap>`;
+    const tcx =
+      `<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity Sport="Running">` +
+      lap("2024-05-01T07:00:00Z", 600, 1500, 100, 140, 150) +
+      lap("2024-05-01T07:10:30Z", 300, 800, 60, 152, 165) +
+      `</Activity></Activities></TrainingCenterDatabase>`;
+    expect(parseActivityFile(utf8(tcx))).toEqual({
+      format: "tcx",
+      activityType: "run",
+      name: null,
+      startedAt: START.getTime(),
+      durationS: 930,
+      movingDurationS: 900,
+      distanceM: 2300,
+      elevationGainM: null,
+      energyKcal: 160,
+      avgHr: 144,
+      maxHr: 165,
+      avgPowerW: null,
+      avgCadence: null,
+    });
+  });
+});
+
+describe("FIT", () => {
+  it("takes the session's totals over what the records would add up to", () => {
+    const fit = makeFit({
+      sport: "running",
+      start: START,
+      elapsedS: 3600,
+      timerS: 3300,
+      distanceM: 10_012.34,
+      ascentM: 87,
+      calories: 712,
+      avgHr: 151,
+      maxHr: 178,
+      points: climbingRun(),
+    });
+    expect(parseActivityFile(fit)).toEqual({
+      format: "fit",
+      activityType: "run",
+      name: null,
+      startedAt: START.getTime(),
+      durationS: 3600,
+      movingDurationS: 3300,
+      distanceM: 10_012.3,
+      elevationGainM: 87,
+      energyKcal: 712,
+      avgHr: 151,
+      maxHr: 178,
+      avgPowerW: null,
+      avgCadence: null,
+    });
+  });
+
+  it("fills what the session leaves out from the records, but never the energy", () => {
+    const fit = makeFit({ sport: "cycling", start: START, elapsedS: 400, timerS: 375, distanceM: 1000, points: climbingRun() });
+    expect(parseActivityFile(fit)).toMatchObject({ activityType: "ride", avgHr: EXPECTED_AVG_HR, maxHr: 175, energyKcal: null });
+    expect(parseActivityFile(fit).elevationGainM).toBeCloseTo(50, 0);
+  });
+
+  it.each([
+    ["running", "generic", "run"],
+    ["cycling", "road", "ride"],
+    ["swimming", "lapSwimming", "swim"],
+    ["walking", "generic", "walk"],
+    ["hiking", "generic", "hike"],
+    ["training", "strengthTraining", "strength_training"],
+    ["training", "generic", "strength_training"],
+    ["training", "yoga", "yoga"],
+    ["rowing", "generic", "rowing"],
+    ["fitnessEquipment", "indoorRowing", "rowing"],
+    ["fitnessEquipment", "elliptical", "elliptical"],
+    ["fitnessEquipment", "treadmill", "run"],
+    ["hiit", "amrap", "crossfit"],
+    ["golf", "generic", "other"],
+  ])("maps sport %s / %s to %s", (sport, subSport, activityType) => {
+    const fit = makeFit({ sport, subSport, start: START, elapsedS: 1800, timerS: 1800, distanceM: 0 });
+    expect(parseActivityFile(fit).activityType).toBe(activityType);
+  });
+
+  it("refuses a file whose checksum does not match, or that is cut short", () => {
+    const fit = makeFit({ sport: "running", start: START, elapsedS: 600, timerS: 600, distanceM: 2000, points: climbingRun() });
+    const corrupted = fit.slice();
+    corrupted[Math.floor(fit.length / 2)]! ^= 0xff;
+    expectRefusal(corrupted, /FIT file is damaged/);
+    expectRefusal(fit.slice(0, fit.length - 40), /FIT file is damaged/);
+  });
+});
+
+describe("refusals", () => {
+  it("refuses an empty file", () => {
+    expectRefusal(new Uint8Array(), "the file is empty");
+  });
+
+  it("refuses bytes that are no activity file", () => {
+    let seed = 7;
+    const noise = Uint8Array.from({ length: 4096 }, () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) >>> 24);
+    expectRefusal(noise, "not a GPX, TCX or FIT file");
+    expectRefusal(utf8(`<?xml version="1.0"?><kml><Document/></kml>`), "not a GPX, TCX or FIT file");
+  });
+
+  it("refuses a document type or entity declaration outright (billion laughs, XXE)", () => {
+    const laughs = `<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><gpx>&lol2;</gpx>`;
+    const xxe = `<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><gpx><trk><name>&xxe;</name></trk></gpx>`;
+    expectRefusal(utf8(laughs), /DOCTYPE or ENTITY/);
+    expectRefusal(utf8(xxe), /DOCTYPE or ENTITY/);
+  });
+
+  it("refuses truncated XML as malformed", () => {
+    const gpx = makeGpx(climbingRun());
+    expectRefusal(utf8(gpx.slice(0, gpx.length / 2)), "malformed XML");
+  });
+});
+
+describe("a 2 MB GPX", () => {
+  it("parses in under 3 seconds", () => {
+    const points = straightTrack({ start: START, points: 9_600, stepM: 3, stepS: 1, startEle: 40, hr: 150 });
+    const bytes = utf8(makeGpx(points));
+    expect(bytes.length).toBeGreaterThan(2_000_000);
+    const began = performance.now();
+    const activity = parseActivityFile(bytes);
+    expect(performance.now() - began).toBeLessThan(3_000);
+    expect(activity.durationS).toBe(9_599);
+  });
+});
