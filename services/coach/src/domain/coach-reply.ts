@@ -45,7 +45,7 @@ const missingLine = ({ missing }: Pick<Grounding, "missing">): string | null =>
 export const estimatorReply = (estimate: readonly FoodEstimate[], judgement: Judgement | null, grounding: Grounding): string => {
   const lines = [
     estimate.length > 0
-      ? `Estimate (built-in food table, not a language model): ${estimateLine(estimate)}`
+      ? `Estimate (${estimate.every((i) => i.source.startsWith("table:")) ? "built-in food table, not a language model" : "the model's, as logged"}): ${estimateLine(estimate)}`
       : "I could not recognise a food in your message; name it with an amount, e.g. \"two slices of pizza\".",
     budgetLine(grounding),
   ];

@@ -42,7 +42,7 @@ export const createModelClient = (settings: ModelSettings) => {
       if (!message?.content) throw new AppError("upstream_failed", "the language model failed", "empty answer");
       return { text: message.content, tokens: completion.usage?.total_tokens ?? 0 };
     } catch (error) {
-      throw toModelError(error, settings.timeoutMs);
+      throw toModelError(error, settings.timeoutMs, settings.apiKey);
     }
   };
 
