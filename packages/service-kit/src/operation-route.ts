@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
+import { BODY_LIMIT } from "./app.ts";
 import { parseOrRefuse } from "./http-errors.ts";
 
 declare module "fastify" {
@@ -12,6 +13,12 @@ declare module "fastify" {
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** An upload route's JSON form keeps the 64 KiB every JSON body has; only its files may be larger. */
+const parseJsonForm = (schema: z.ZodType, request: FastifyRequest) => {
+  if (Number(request.headers["content-length"] ?? 0) > BODY_LIMIT) throw new AppError("payload_too_large", "request body is too large");
+  return parseOrRefuse(schema, request.body);
+};
 /** An upload route's body: the JSON form parsed, or a file's raw bytes. */
 type BodyOf<O extends Operation> = O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
 
@@ -45,7 +52,7 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
     handler: (request) => {
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
-      const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseOrRefuse(op.body, request.body) : request.body;
+      const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;
       return handler({
         body: body as BodyOf<O>,
         query: request.query as Parsed<O["query"]>,

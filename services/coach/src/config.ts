@@ -10,7 +10,7 @@ const coachEnv = baseEnv(3104).extend({
   COACH_MODEL_API_KEY: z.string().default("none"),
   COACH_MODEL: z.string().default("gpt-4o-mini"),
   /** Per model call; the openai client would otherwise wait 10 minutes. */
-  COACH_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  COACH_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(7_000),
   /** Retries of a failed call (never of 400/401/403): one retry budget, not the client's default two. */
   COACH_MODEL_RETRIES: z.coerce.number().int().min(0).max(3).default(1),
   COACH_MAX_TOKENS: z.coerce.number().int().min(50).max(8000).default(600),

@@ -8,7 +8,7 @@ type Credential = "A" | "B" | "B-read" | "B-scopeless" | "none" | "malformed";
 export type Resource = "weights" | "measurements" | "items";
 
 export interface Context {
-  /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every operation scope. */
+  /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every scope but `coach`. */
   keys: Record<"A" | "B" | "B-read" | "B-scopeless", string>;
   /** Ids of things each account really owns, so hostile writes reach the store and not only the validator. */
   ids: Record<"A" | "B", Record<Resource, string[]>>;
@@ -97,7 +97,8 @@ const requestFor = (t: Target, ctx: Context) => {
       const write = t.method !== "GET";
       const account = credential.startsWith("B") ? "B" : "A";
       const credentialRefused = !!t.scope &&
-        (credential === "none" || credential === "malformed" || credential === "B-scopeless" || (credential === "B-read" && write));
+        (credential === "none" || credential === "malformed" || (credential === "B-scopeless" && t.scope !== "coach") ||
+          (credential === "B-read" && write));
       let idKind = plan.id.kind;
       const hasId = t.path.includes(":id");
       let body = plan.body(false);

@@ -11,7 +11,7 @@ const clean = (text: string, max = MAX_TEXT) => text.replace(CONTROL, " ").slice
 
 /**
  * JSON that cannot close the data block it sits in: `<` and `>` are escaped, so no string inside can spell
- * `</data>` (docs/security.md#coach).
+ * `</data>` (docs/security.md#24-the-coach).
  */
 const asData = (value: unknown) => JSON.stringify(value, null, 1).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
 

@@ -3,13 +3,24 @@ import { estimateWorkoutEnergy, knownDurationS } from "./workout-energy.ts";
 import type { ParsedWorkout as Read } from "./workout-parser.ts";
 
 /**
- * Settles what the text left open: a strength session's duration from its sets, and the energy from the MET
+ * Settles what the text left open: a strength session's duration from its sets, a distance's from an easy
+ * pace, and the energy from the MET
  * table when the text states none (with its range and source). Null when no duration can be known: the
  * caller asks the user to say how long or how far.
  */
+/** Minutes per km at an easy pace: how long a distance stated without a time most likely took. */
+const typicalMinPerKm: Partial<Record<Read["activityType"], number>> = {
+  run: 6, walk: 12, hike: 15, ride: 2.5, swim: 25, rowing: 5, elliptical: 6,
+};
+
+const durationFromDistance = ({ activityType, distanceM }: Read) => {
+  const pace = typicalMinPerKm[activityType];
+  return pace && distanceM ? (distanceM / 1000) * pace * 60 : null;
+};
+
 /** `read`: a workout as the parser or a model read it, before its duration and energy are settled. */
 export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | null => {
-  const durationS = knownDurationS(read);
+  const durationS = knownDurationS(read) ?? durationFromDistance(read);
   if (durationS === null) return null;
   const estimate = read.energyKcal === null ? estimateWorkoutEnergy({ ...read, durationS }, weightKg) : null;
   return {

@@ -83,7 +83,7 @@ export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; 
           : { value: parseWorkoutFromText(text, { weekday }), tokens: 0 };
         const weight = await readWeightKg(bus, accountId, date, config.COACH_GROUNDING_TIMEOUT_MS);
         const workout = completeWorkout(read.value, weight.kg);
-        if (!workout) throw new AppError("validation", "text must say how long or how far the workout was", "e.g. \"30 min run\" or \"3x10 squats at 60 kg\"");
+        if (!workout) throw new AppError("validation", "text must say what was done and for how long, how far or how many sets", "e.g. \"30 min run\" or \"3x10 squats at 60 kg\"");
         return { value: workout, tokens: read.tokens };
       }),
 

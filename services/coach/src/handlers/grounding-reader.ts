@@ -7,7 +7,7 @@ const settle = <T>(answer: Promise<T>): Promise<T | undefined> => answer.catch((
 
 /**
  * The caller's targets, weight and the day's food, asked of body-metrics and nutrition in parallel. The
- * account id comes from the gateway's assertion, never from the model (read-only, docs/security.md#coach).
+ * account id comes from the gateway's assertion, never from the model (read-only, docs/security.md#24-the-coach).
  */
 export const readGrounding = async (bus: Bus, { accountId, email, date }: { accountId: string; email: string; date: string }, timeoutMs: number): Promise<Grounding> => {
   const options = { timeoutMs };

@@ -11,7 +11,7 @@ const notSecret = (value: string | null, secret: string) =>
 /**
  * The model's failure as the caller sees it: 504 past the deadline, otherwise 502 with a `detail` made only of
  * the upstream status, error code and request id: never its message, headers or body, which may echo a key
- * or the prompt (docs/security.md#coach).
+ * or the prompt (docs/security.md#24-the-coach).
  */
 export const toModelError = (error: unknown, deadlineMs: number, apiKey: string): AppError => {
   if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {

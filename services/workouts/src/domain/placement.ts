@@ -32,9 +32,12 @@ export const startOfDescribedWorkout = ({ date, tz, now, when, durationS }: Plac
   return toUtc(localMidnightAsUtc + 12 * 60 * MINUTE_MS);
 };
 
+/** The last day a calendar date can name; the week of 9999-12-31 ends there, not in year 10000. */
+const LAST_DAY_MS = Date.parse("9999-12-31T00:00:00Z");
+
 /** The ISO week (Monday to Sunday, UTC) holding `date`, as days and as the [from, to) instants. */
 export const isoWeekOf = (date: string) => {
   const day = Date.parse(`${date}T00:00:00Z`);
   const monday = day - ((weekdayOf(date) + 6) % 7) * DAY_MS;
-  return { from: utcDay(monday), to: utcDay(monday + 6 * DAY_MS), fromMs: monday, toMs: monday + 7 * DAY_MS };
+  return { from: utcDay(monday), to: utcDay(Math.min(monday + 6 * DAY_MS, LAST_DAY_MS)), fromMs: monday, toMs: monday + 7 * DAY_MS };
 };
