@@ -2,21 +2,15 @@
 // Two claims about the coach, with a fake model that answers after 2 s: its replicas add throughput (1 then 2
 // replicas under a closed loop of /api/agent callers), and a crowd of slow /api/agent calls does not slow the
 // rest of the API (POST /api/weight p99 through the gateway, alone and with 100 agent callers in flight).
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { adminSocketPath, requestAccountKey } from "@fit/gateway";
-import { deleteNamespaceStreams, startFakeOpenAi, type ChatRequest } from "@fit/testing";
+import { startFakeOpenAi, type ChatRequest } from "@fit/testing";
 import { onCleanup, runBenchmark } from "./support/cleanup.ts";
 import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
 import { createBenchDatabase } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
 import { clean, measure, type LoadFigures, type LoadSpec, type Watched } from "./support/load.ts";
-import { NATS_URL } from "./support/nats.ts";
 import { cpuMsOf } from "./support/proc.ts";
 import { aimTable, benchOptions, fixed, phaseTable, table, writeResults, type Aim } from "./support/report.ts";
-import { freePort, spawnServer, waitReady } from "./support/services.ts";
+import { startPlatform, type Platform } from "./support/services.ts";
 
 const opts = benchOptions();
 const MODEL_DELAY_MS = 2000;
@@ -42,7 +36,6 @@ const SCALING_AIM = 1.8;
 const QUESTION = JSON.stringify({ messages: [{ role: "user", content: "Was a bowl of porridge with a banana a good breakfast?" }] });
 pinSelfToLoadCpu();
 
-const hex64 = () => randomBytes(32).toString("hex");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -65,59 +58,13 @@ const startSlowModel = async () => {
   return model;
 };
 
-/**
- * What /api/agent and /api/weight need, each service its own process as `pnpm start:services` runs it: the
- * coach's replicas only share NATS (queue group `coach`) and PostgreSQL. Workouts is left out: neither path asks it.
- */
-const startCoachPlatform = async (databaseUrl: string, modelUrl: string) => {
-  const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
-  onCleanup(() => rm(dataDir, { recursive: true, force: true }));
-  const namespace = `bench${randomBytes(4).toString("hex")}`;
-  onCleanup(() => deleteNamespaceStreams(NATS_URL, namespace));
-  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), gateway: await freePort() };
-  const urlOf = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
-  const shared = {
-    ...process.env, HOST: "127.0.0.1", DATABASE_URL: databaseUrl, NATS_URL, NATS_NAMESPACE: namespace, DATA_DIR: dataDir, LOG_LEVEL: "warn",
-    INTERNAL_ASSERTION_SECRET: hex64(), BETTER_AUTH_SECRET: hex64(), PUBLIC_URL: urlOf("gateway"),
-  };
-  const coachEnv = {
-    COACH_MODEL_URL: modelUrl, COACH_MODEL_RETRIES: "0", COACH_MODEL_TIMEOUT_MS: "10000",
-    COACH_CONCURRENCY: String(COACH_CONCURRENCY), COACH_QUEUE: String(COACH_QUEUE),
-    // The quotas guard a real model's bill; here they would only turn the load into 429s.
-    COACH_DAILY_CALLS: "1000000", COACH_DAILY_TOKENS: "1000000000",
-  };
-  // One account drives all the weight load: the per-account limit (600/min by default) would turn it into 429s.
-  const gatewayEnv = { BODY_METRICS_URL: urlOf("body-metrics"), NUTRITION_URL: urlOf("nutrition"), RATE_LIMIT_PER_MINUTE: "10000000", COACH_TIMEOUT_MS: "25000" };
-  const pids: Watched = {};
-  const start = async (name: string, service: string, port: number, env: Record<string, string>) => {
-    const child = spawnServer(name, `services/${service}/src/main.ts`, { ...shared, ...env, PORT: String(port) });
-    await waitReady(name, `http://127.0.0.1:${port}`, child);
-    pids[name] = child.pid ?? -1;
-  };
-  let coaches = 0;
-  const addCoach = async () => start(`coach-${++coaches}`, "coach", await freePort(), coachEnv);
-  await Promise.all([
-    start("body-metrics", "body-metrics", ports["body-metrics"], {}),
-    start("nutrition", "nutrition", ports.nutrition, {}),
-    start("gateway", "gateway", ports.gateway, gatewayEnv),
-    addCoach(),
-  ]);
-
-  return {
-    gatewayUrl: urlOf("gateway"),
-    pids,
-    addCoach,
-    coaches: () => coaches,
-    /** A new account's full-access key, from the gateway's admin socket (what create-key uses). */
-    key: async (label: string) => {
-      const issued = await requestAccountKey(adminSocketPath(dataDir), `${label}-${randomBytes(3).toString("hex")}@bench.example.com`);
-      if (!issued) throw new Error("the gateway's admin socket did not answer");
-      return issued.key;
-    },
-  };
+const coachEnv = {
+  COACH_MODEL_RETRIES: "0", COACH_MODEL_TIMEOUT_MS: "10000",
+  COACH_CONCURRENCY: String(COACH_CONCURRENCY), COACH_QUEUE: String(COACH_QUEUE),
+  // The quotas guard a real model's bill; here they would only turn the load into 429s.
+  COACH_DAILY_CALLS: "1000000", COACH_DAILY_TOKENS: "1000000000",
 };
 
-type CoachPlatform = Awaited<ReturnType<typeof startCoachPlatform>>;
 
 const askCoach = (gatewayUrl: string, key: string) =>
   fetch(`${gatewayUrl}/api/agent`, {
@@ -165,7 +112,7 @@ type AgentRates = ReturnType<ReturnType<typeof startAgentCallers>["rates"]>;
 const failed = (r: AgentRates) => sum(Object.values(r.failures));
 
 /** Agent callers while `during` runs, after they have settled; their rates over `during` alone. */
-const withAgentLoad = async <T>(platform: CoachPlatform, keys: string[], callers: number, during: () => Promise<T>) => {
+const withAgentLoad = async <T>(platform: Platform, keys: string[], callers: number, during: () => Promise<T>) => {
   const agents = startAgentCallers(platform.gatewayUrl, keys, callers);
   await sleep(SETTLE_MS);
   const from = performance.now();
@@ -209,9 +156,11 @@ await runBenchmark(async () => {
     `${opts.duration} s after ${opts.warmup} s warm-up; ${SCALING_CALLERS} agent callers for ${SCALING_SECONDS} s per replica count; ${pinning}`);
   const db = await createBenchDatabase();
   const model = await startSlowModel();
-  const platform = await startCoachPlatform(db.url, model.url);
-  const weightKey = await platform.key("weight");
-  const agentKeys = await Promise.all(Array.from({ length: AGENT_ACCOUNTS }, (_, i) => platform.key(`agent${i}`)));
+  const platform = await startPlatform(db.url, {
+    env: { coach: { ...coachEnv, COACH_MODEL_URL: model.url }, gateway: { COACH_TIMEOUT_MS: "25000" } },
+  });
+  const weightKey = (await platform.account("weight")).key;
+  const agentKeys = await Promise.all(Array.from({ length: AGENT_ACCOUNTS }, async (_, i) => (await platform.account(`agent${i}`)).key));
 
   const weight: LoadSpec = {
     url: `${platform.gatewayUrl}/api/weight`,

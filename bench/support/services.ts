@@ -12,7 +12,6 @@ import { NATS_URL } from "./nats.ts";
 import { memoryOf } from "./proc.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const NAMES = ["body-metrics", "nutrition", "gateway"] as const;
 
 import { deleteNamespaceStreams, freePort } from "@fit/testing";
 
@@ -48,17 +47,20 @@ export const waitReady = async (name: string, url: string, child: ChildProcess, 
   throw new Error(`${name} not ready within ${timeoutMs} ms`);
 };
 
+type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gateway";
+
 /**
  * The platform as `pnpm start:services` runs it: each service its own `node --import tsx` process, on
- * PostgreSQL (schemas in `databaseUrl`) and NATS (a namespace of this run's own).
+ * PostgreSQL (schemas in `databaseUrl`) and NATS (a namespace of this run's own). `env` adds variables per
+ * service; `addCoach` starts another coach replica (they share only NATS, queue group `coach`, and PostgreSQL).
  */
-export const startPlatform = async (databaseUrl: string) => {
+export const startPlatform = async (databaseUrl: string, { env = {} }: { env?: Partial<Record<ServiceName, Record<string, string>>> } = {}) => {
   const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
   onCleanup(() => rm(dataDir, { recursive: true, force: true }));
   const namespace = `bench${randomBytes(4).toString("hex")}`;
   onCleanup(() => deleteNamespaceStreams(NATS_URL, namespace));
 
-  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), gateway: await freePort() };
+  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), workouts: await freePort(), gateway: await freePort() };
   const urlOf = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
   const shared = {
     ...process.env,
@@ -72,21 +74,30 @@ export const startPlatform = async (databaseUrl: string) => {
     LOG_LEVEL: "warn",
     BODY_METRICS_URL: urlOf("body-metrics"),
     NUTRITION_URL: urlOf("nutrition"),
+    WORKOUTS_URL: urlOf("workouts"),
     PUBLIC_URL: urlOf("gateway"),
     // One account drives all the load: the per-account limit (600/min by default) would turn it into 429s.
     RATE_LIMIT_PER_MINUTE: "1000000000",
   };
-  const services = NAMES.map((name) => ({
-    name,
-    url: urlOf(name),
-    child: spawnServer(name, `services/${name}/src/main.ts`, { ...shared, PORT: String(ports[name]) }),
-  }));
-  await Promise.all(services.map((s) => waitReady(s.name, s.url, s.child)));
+  const started: { name: string; child: ChildProcess }[] = [];
+  /** Every server's pid by name; a coach added later appears here too. */
+  const pids: Record<string, number> = {};
+  const start = async (name: string, service: ServiceName, port: number) => {
+    const child = spawnServer(name, `services/${service}/src/main.ts`, { ...shared, ...env[service], PORT: String(port) });
+    started.push({ name, child });
+    pids[name] = child.pid ?? -1;
+    await waitReady(name, `http://127.0.0.1:${port}`, child);
+  };
+  let coaches = 0;
+  const addCoach = async () => start(`coach-${++coaches}`, "coach", await freePort());
+  await Promise.all([...(["body-metrics", "nutrition", "workouts", "gateway"] as const).map((name) => start(name, name, ports[name])), addCoach()]);
 
   return {
     gatewayUrl: urlOf("gateway"),
     namespace,
-    pids: Object.fromEntries(services.map((s) => [s.name, s.child.pid ?? -1])),
+    pids,
+    addCoach,
+    coaches: () => coaches,
     /** A new account and a full-access key, from the gateway's admin socket (what create-key uses). */
     account: async (label: string) => {
       const email = `${label}-${randomBytes(3).toString("hex")}@bench.example.com`;
@@ -94,7 +105,7 @@ export const startPlatform = async (databaseUrl: string) => {
       if (!issued) throw new Error("the gateway's admin socket did not answer");
       return issued;
     },
-    memory: () => Promise.all(services.map(async (s) => ({ name: s.name, memory: await memoryOf(s.child.pid ?? -1) }))),
+    memory: () => Promise.all(started.map(async (s) => ({ name: s.name, memory: await memoryOf(s.child.pid ?? -1) }))),
   };
 };
 

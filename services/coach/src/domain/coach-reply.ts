@@ -10,7 +10,7 @@ const verdictText: Record<Judgement["verdict"], string> = {
   no_target: "No daily kcal target is set, so I cannot judge the fit; set one under your goals.",
 };
 
-const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
+export const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
 
 const estimateLine = (items: readonly FoodEstimate[]): string => {
   const parts = items.map((i) => `${i.quantity ?? ""}${i.unit ? ` ${i.unit}` : ""} ${i.name}`.trim());

@@ -3,7 +3,7 @@ import { AppError, utcDay, type FoodEstimate, type ParsedWorkout } from "@fit/co
 import type { Bus } from "@fit/bus";
 import type { z } from "zod";
 import type { CoachConfig } from "../config.ts";
-import { estimatorReply } from "../domain/coach-reply.ts";
+import { estimatorReply, sum } from "../domain/coach-reply.ts";
 import { estimateFoods as estimateFoodsFromTable } from "../domain/food-estimator.ts";
 import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
@@ -111,7 +111,5 @@ export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; 
       }),
   };
 };
-
-const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
 
 export type Coach = ReturnType<typeof createCoach>;

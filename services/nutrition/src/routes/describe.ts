@@ -3,7 +3,10 @@ import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { describeLogged, itemsFromEstimates } from "../domain/described-meal.ts";
 import type { Store } from "../store/store.ts";
 
-/** The coach's deadline, with room for the model's own timeout and one retry (docs/decisions/0016-estimates-carry-range-and-provenance.md). */
+/**
+ * Text → the coach's estimate (over the bus, waiting `coachTimeoutMs`) → logged through the normal write path,
+ * each item with its range and source (docs/decisions/0016-estimates-carry-range-and-provenance.md).
+ */
 export const describeRoutes = ({ app, store, relay, bus }: ServiceContext<Store>, { coachTimeoutMs }: { coachTimeoutMs: number }) => {
   serveOperation(app, operations.describeFood, async ({ body, caller }) => {
     const { accountId } = caller;

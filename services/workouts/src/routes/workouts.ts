@@ -12,7 +12,9 @@ export const workoutRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   });
 
   serveOperation(app, operations.getWorkout, async ({ params, caller }) => {
-    return (await store.getWorkout(caller.accountId, params.id)) ?? Promise.reject(notFound());
+    const workout = await store.getWorkout(caller.accountId, params.id);
+    if (!workout) throw notFound();
+    return workout;
   });
 
   serveOperation(app, operations.editWorkout, async ({ params, body, caller }) => {
