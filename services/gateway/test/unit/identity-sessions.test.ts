@@ -24,7 +24,11 @@ describe("session cookie", () => {
   });
 
   it.each([
-    ["a changed signature", (c: string) => c.replace(/.(%3D)?$/, (m) => (m.startsWith("A") ? "B" : "A") + m.slice(1))],
+    // The signature's first character: its last one may carry only base64 padding bits and decode the same.
+    ["a changed signature", (c: string) => {
+      const at = c.lastIndexOf(".") + 1;
+      return c.slice(0, at) + (c[at] === "A" ? "B" : "A") + c.slice(at + 1);
+    }],
     ["a changed token", (c: string) => c.replace("=", "=x")],
     ["a token without signature", (c: string) => c.slice(0, c.lastIndexOf("."))],
   ])("is unauthenticated with %s", async (_, tamper) => {
