@@ -144,6 +144,31 @@ describe("workouts: import", () => {
     expect((await api.get("/api/workouts")).body.items).toHaveLength(4);
   });
 
+  it("reads a file of nearly 10 MiB off the request thread: the service answers other requests meanwhile", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const long = straightTrack({ start, points: 46_000, stepM: 5, stepS: 1, startEle: 100, climbPerStepM: 0.01, hr: 140 });
+    const bytes = Buffer.from(makeGpx(long, { name: "Long ride", type: "cycling" }));
+    expect(bytes.length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(bytes.length).toBeLessThan(10 * 1024 * 1024);
+
+    let uploading = true;
+    const upload = api.post("/api/workouts/import", bytes, { "content-type": "application/gpx+xml" }).finally(() => (uploading = false));
+    const waits: number[] = [];
+    while (uploading) {
+      const sent = performance.now();
+      expect((await api.get("/api/workouts?limit=1")).status).toBe(200);
+      waits.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    const imported = await upload;
+    expect(imported.status).toBe(200);
+    expect(imported.body.workout).toMatchObject({ activityType: "ride", durationS: 45_999 });
+    // Reading the file took a while (several reads went by), and none of them waited for it.
+    expect(waits.length).toBeGreaterThan(3);
+    expect(Math.max(...waits)).toBeLessThan(1000);
+  });
+
   it("refuses what is not an activity file with 400, and a file over 10 MiB with 413, storing nothing", async () => {
     const api = client(system.url, (await system.account()).key);
     const garbage = await api.post("/api/workouts/import", Buffer.from("hello, not a file"), { "content-type": "application/octet-stream" });

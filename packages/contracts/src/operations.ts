@@ -162,7 +162,7 @@ export const operations = {
     description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
       "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
       "computed from a file's track. The same file or (source, externalId) again updates the workout it made.",
-    query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 413, 415],
+    query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 413, 415, 429],
     upload: {
       limitBytes: ACTIVITY_FILE_LIMIT,
       mediaTypes: ["application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/vnd.ant.fit", "application/xml", "text/xml", "application/octet-stream"],

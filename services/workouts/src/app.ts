@@ -4,6 +4,7 @@ import { buildService } from "@fit/service-kit";
 import type { WorkoutsConfig } from "./config.ts";
 import { serveWorkoutQueries } from "./handlers/queries.ts";
 import { describeRoute } from "./routes/describe.ts";
+import { createActivityFileReader } from "./reader/activity-file-reader.ts";
 import { importRoute } from "./routes/import.ts";
 import { workoutRoutes } from "./routes/workouts.ts";
 import { createStore } from "./store/store.ts";
@@ -21,8 +22,9 @@ export const buildWorkouts = ({ config, bus }: { config: WorkoutsConfig; bus?: B
       register: async (context) => {
         workoutRoutes(context);
         describeRoute(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
-        importRoute(context);
-        return serveWorkoutQueries(context.bus, context.store);
+        const reader = createActivityFileReader({ threads: config.WORKOUTS_IMPORT_THREADS, queue: config.WORKOUTS_IMPORT_QUEUE });
+        importRoute(context, reader);
+        return [...serveWorkoutQueries(context.bus, context.store), { stop: reader.close }];
       },
     },
     { config, bus },

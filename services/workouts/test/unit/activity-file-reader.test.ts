@@ -1,0 +1,37 @@
+// The worker-thread reader: the same answers as the parser, its refusals as 400s, and a bound on files in flight.
+import { afterEach, describe, expect, it } from "vitest";
+import { AppError } from "@fit/contracts";
+import { parseActivityFile } from "../../src/domain/import/activity-file.ts";
+import { createActivityFileReader, type ActivityFileReader } from "../../src/reader/activity-file-reader.ts";
+import { makeGpx, straightTrack } from "../support/activity-files.ts";
+
+const start = new Date("2026-11-17T06:30:00Z");
+const gpx = (points: number) => Buffer.from(makeGpx(straightTrack({ start, points, stepM: 10, stepS: 3, startEle: 100, hr: 150 }), { type: "running" }));
+let reader: ActivityFileReader | undefined;
+afterEach(async () => reader?.close());
+
+const refusal = (attempt: Promise<unknown>) => attempt.then(() => null, (error: unknown) => error as AppError);
+
+describe("activity-file reader", () => {
+  it("reads on a worker thread what the parser reads, and turns the parser's refusal into a 400", async () => {
+    reader = createActivityFileReader({ threads: 1, queue: 0 });
+    const bytes = gpx(500);
+
+    expect(await reader.read(bytes)).toEqual(parseActivityFile(bytes));
+    const error = await refusal(reader.read(Buffer.from("<html></html>")));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "validation" });
+  });
+
+  it("refuses with 429 and Retry-After a file beyond its threads and queue, and takes files again once they are read", async () => {
+    reader = createActivityFileReader({ threads: 1, queue: 1 });
+    const big = gpx(2000);
+    const first = reader.read(big);
+    const second = reader.read(big);
+
+    const error = await refusal(reader.read(big));
+    expect(error).toMatchObject({ code: "rate_limited", retryAfterS: 2 });
+    await Promise.all([first, second]);
+    await expect(reader.read(gpx(10))).resolves.toMatchObject({ activityType: "run" });
+  });
+});
