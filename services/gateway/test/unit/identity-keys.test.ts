@@ -1,7 +1,9 @@
 // API keys: issuing, storage, and resolving `Authorization: Bearer <key>` to a Caller.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { defaultKeyHasher } from "@better-auth/api-key";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@fit/contracts";
+import { hashApiKey } from "../../src/identity/api-key-credential.ts";
 import { createTestIdentity, openIdentityDb, type IdentityDb } from "../identity-fixture.ts";
 
 let h: IdentityDb;
@@ -138,6 +140,13 @@ describe("resolveCaller with an API key", () => {
     const issued = await identity.issueAccountKey(freshEmail());
     const caller = await identity.resolveCaller({ ...bearer(issued.key), cookie: "better-auth.session_token=forged.sig" });
     expect(caller?.accountId).toBe(issued.accountId);
+  });
+});
+
+describe("hashApiKey", () => {
+  it("is the plugin's own key hash, so keys it issued are found", async () => {
+    const keys = ["fit_" + "a".repeat(64), "", "ünïcödé 🔑", ...Array.from({ length: 50 }, () => randomBytes(48).toString("base64"))];
+    for (const key of keys) expect(hashApiKey(key), key).toBe(await defaultKeyHasher(key));
   });
 });
 
