@@ -158,11 +158,12 @@ export const bodyMetricsBus = {
     request: z.object({ accountId, date: CalendarDate }),
     reply: WeightSummary.nullable(),
   }),
-  targets: defineEndpoint({
-    subject: "body-metrics.targets.get",
+  /** The weight summary and the targets in one question: what the dashboard and the coach both read. */
+  overview: defineEndpoint({
+    subject: "body-metrics.overview.get",
     service: "body-metrics",
-    request: z.object({ accountId }),
-    reply: Targets.nullable(),
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: z.object({ weight: WeightSummary.nullable(), targets: Targets.nullable() }),
   }),
   measurementsLatest: defineEndpoint({
     subject: "body-metrics.measurements-latest.get",

@@ -7,7 +7,10 @@ import { ActivityType, EnergyEstimate, Exercise } from "./workouts.ts";
 export const ChatMessage = z
   .object({
     role: z.enum(["user", "assistant"], { error: "role must be user or assistant" }),
-    content: z.string().min(1, { error: "content must be 1 to 4000 characters" }).max(4000, { error: "content must be 1 to 4000 characters" }),
+    content: z
+      .string()
+      .min(1, { error: "content must be 1 to 4000 characters" }).max(4000, { error: "content must be 1 to 4000 characters" })
+      .meta({ example: "Is a bowl of porridge with a banana a good breakfast for me?" }),
   })
   .meta({ id: "ChatMessage" });
 
@@ -32,8 +35,8 @@ export const AgentReply = z.object({ reply: z.string() }).meta({ id: "AgentReply
 export const CoachUsage = z
   .object({
     date: CalendarDate.meta({ description: "The UTC day the counts are for; they start again at 00:00 UTC." }),
-    calls: z.number().int(),
-    tokens: z.number().int(),
+    calls: z.number().int().meta({ description: "Calls the coach accepted today, counted as they start, whatever their outcome." }),
+    tokens: z.number().int().meta({ description: "Model tokens (prompt and answer) those calls used; 0 for the built-in estimator." }),
     limits: z.object({ callsPerDay: z.number().int(), tokensPerDay: z.number().int() }),
     estimator: z.string().meta({ description: "`table` (the built-in estimator, no model) or `model:<name>`." }),
   })
@@ -62,7 +65,7 @@ export const coachBus = {
   ask: defineEndpoint({
     subject: "coach.ask",
     service: "coach",
-    request: z.object({ accountId, email: z.string(), date: CalendarDate, messages: Messages }),
+    request: z.object({ accountId, date: CalendarDate, messages: Messages }),
     reply: AgentReply,
   }),
   estimateFoods: defineEndpoint({

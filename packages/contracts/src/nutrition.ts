@@ -90,7 +90,10 @@ export const FoodItemsQuery = z.object({ date: CalendarDate });
 
 export const FoodDescribe = z
   .object({
-    text: z.string({ error: "text must be a string" }).trim().min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" }),
+    text: z
+      .string({ error: "text must be a string" }).trim()
+      .min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" })
+      .meta({ description: "What was eaten, in words.", example: "two eggs and a slice of toast" }),
     date: CalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date." }),
     meal: Meal.nullable().optional(),
   })

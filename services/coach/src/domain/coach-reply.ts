@@ -1,5 +1,6 @@
 import type { FoodEstimate } from "@fit/contracts";
 import type { Grounding } from "./grounding.ts";
+import { sum, tenth } from "./numbers.ts";
 import type { Judgement } from "./verdict.ts";
 
 const verdictText: Record<Judgement["verdict"], string> = {
@@ -10,14 +11,13 @@ const verdictText: Record<Judgement["verdict"], string> = {
   no_target: "No daily kcal target is set, so I cannot judge the fit; set one under your goals.",
 };
 
-export const sum = (items: readonly FoodEstimate[], pick: (i: FoodEstimate) => number) => items.reduce((total, i) => total + pick(i), 0);
-
 const estimateLine = (items: readonly FoodEstimate[]): string => {
-  const parts = items.map((i) => `${i.quantity ?? ""}${i.unit ? ` ${i.unit}` : ""} ${i.name}`.trim());
+  // A portion named like the food ("1 banana") is not said twice.
+  const parts = items.map((i) => `${i.quantity ?? ""}${i.unit && i.unit !== i.name ? ` ${i.unit}` : ""} ${i.name}`.trim());
   const kcal = Math.round(sum(items, (i) => i.kcal));
   const low = Math.round(sum(items, (i) => i.kcalRange.low));
   const high = Math.round(sum(items, (i) => i.kcalRange.high));
-  const protein = Math.round(sum(items, (i) => i.proteinG) * 10) / 10;
+  const protein = tenth(sum(items, (i) => i.proteinG));
   return `${parts.join(" + ")}: about ${kcal} kcal (likely ${low}–${high}) and ${protein} g protein.`;
 };
 

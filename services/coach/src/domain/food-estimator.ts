@@ -1,6 +1,7 @@
 import { type Certainty, numberAndAHalf, readAmount, type TokenSpan } from "./food-quantity.ts";
 import { type FoodEntry, foodTable } from "./food-table.ts";
 import { normalizeText, singularForms, splitParts, tokenize } from "./food-text.ts";
+import { tenth } from "./numbers.ts";
 
 export interface Range {
   low: number;
@@ -109,8 +110,6 @@ const findFood = (tokens: readonly string[]): FoodMatch | undefined => {
   });
   return best;
 };
-
-const tenth = (value: number) => Math.round(value * 10) / 10;
 
 const estimatePart = (part: string): FoodEstimate | undefined => {
   const tokens = tokenize(normalizeText(part));

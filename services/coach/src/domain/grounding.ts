@@ -1,4 +1,5 @@
 import type { Targets, WeightSummary } from "@fit/contracts";
+import { sum, tenth } from "./numbers.ts";
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -33,3 +34,10 @@ export const weightGrounding = (summary: WeightSummary | null): Grounding["weigh
 
 export const targetsGrounding = (targets: Targets | null): Grounding["targets"] =>
   targets && { dailyKcalTarget: targets.dailyKcalTarget, proteinTargetG: targets.proteinTargetG, goalWeightKg: targets.goalWeightKg };
+
+/** The day's intake as the sum of its logged items (what nutrition's daily total rolls up, read without the lag). */
+export const intakeGrounding = (items: NonNullable<Grounding["intake"]>["items"]): Grounding["intake"] => ({
+  kcal: tenth(sum(items, (i) => i.kcal)),
+  proteinG: tenth(sum(items, (i) => i.proteinG)),
+  items,
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ActivityType, ExerciseInput, type FoodEstimate } from "@fit/contracts";
+import { tenth } from "./numbers.ts";
 
 /** What the model is asked to return for a food description (JSON schema response format). */
 export const ModelFoods = z.object({
@@ -50,8 +51,8 @@ export const foodFromModel = (item: z.output<typeof ModelFoods>["items"][number]
     grams: item.grams,
     kcal: Math.round(kcal),
     kcalRange: { low: Math.round(kcalLow), high: Math.round(kcalHigh) },
-    proteinG: Math.round(proteinG * 10) / 10,
-    proteinRange: { low: Math.round(proteinLow * 10) / 10, high: Math.round(proteinHigh * 10) / 10 },
+    proteinG: tenth(proteinG),
+    proteinRange: { low: tenth(proteinLow), high: tenth(proteinHigh) },
     source: `model:${model}`,
   };
 };

@@ -1,5 +1,6 @@
 import { foodTable } from "./food-table.ts";
 import type { Grounding } from "./grounding.ts";
+import { tenth } from "./numbers.ts";
 
 export interface FoodFacts {
   kcal: number;
@@ -31,7 +32,7 @@ const betterOption = (budgetKcal: number, than: FoodFacts): Judgement["betterOpt
     .filter((o) => o.kcal > 0 && o.kcal <= Math.max(budgetKcal, 0) && o.kcal < than.kcal)
     .sort((a, b) => b.proteinG / b.kcal - a.proteinG / a.kcal || a.id.localeCompare(b.id));
   const best = options[0];
-  return best ? { name: best.name, portion: best.portion, kcal: best.kcal, proteinG: Math.round(best.proteinG * 10) / 10 } : null;
+  return best ? { name: best.name, portion: best.portion, kcal: best.kcal, proteinG: tenth(best.proteinG) } : null;
 };
 
 /**
@@ -44,7 +45,7 @@ export const judgeFood = (food: FoodFacts, grounding: Pick<Grounding, "targets" 
   const logged = grounding.intake?.kcal ?? 0;
   const remainingKcal = target === null ? null : Math.round(target - logged);
   const proteinTarget = grounding.targets?.proteinTargetG ?? null;
-  const remainingProteinG = proteinTarget === null ? null : Math.round((proteinTarget - (grounding.intake?.proteinG ?? 0)) * 10) / 10;
+  const remainingProteinG = proteinTarget === null ? null : tenth(proteinTarget - (grounding.intake?.proteinG ?? 0));
   if (remainingKcal === null) return { verdict: "no_target", remainingKcal, remainingProteinG, betterOption: null };
   const dense = food.kcal > 0 && (food.proteinG * 100) / food.kcal >= DENSE_PROTEIN;
   const verdict: Verdict =

@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import type { Exercise } from "@fit/contracts";
 import { EXERCISE_NAMES, type ExerciseName } from "./workout-exercise-names.ts";
-import { type MaskedText, NUM, round1 } from "./workout-text.ts";
+import { type MaskedText, NUM } from "./workout-text.ts";
+import { tenth } from "./numbers.ts";
 
 type ExerciseItem = z.infer<typeof Exercise>;
 export type Span = readonly [start: number, end: number];
@@ -79,7 +80,7 @@ const readExercise = (t: MaskedText, name: string, kind: ExerciseName["kind"], n
   };
   const within = (pattern: RegExp, accept: (m: RegExpExecArray) => boolean, start = from, end = to) => t.consume(pattern, accept, start, end);
   within(WEIGHT, (m) =>
-    fill("weightLb", round1(Number(m[1]) * (m[2]?.startsWith("k") ? LB_PER_KG : 1))),
+    fill("weightLb", tenth(Number(m[1]) * (m[2]?.startsWith("k") ? LB_PER_KG : 1))),
   );
   within(SETS_BY_REPS, (m) => {
     const [first, second, unit = ""] = [Number(m[1]), Number(m[2]), m[3]];
@@ -98,7 +99,7 @@ const readExercise = (t: MaskedText, name: string, kind: ExerciseName["kind"], n
   });
   within(SETS_OF_DISTANCE, (m) => {
     fill("sets", Number(m[1]));
-    item.distanceM ??= round1(Number(m[2]) * (m[3]?.startsWith("y") ? M_PER_YD : 1));
+    item.distanceM ??= tenth(Number(m[2]) * (m[3]?.startsWith("y") ? M_PER_YD : 1));
     return true;
   });
   within(SETS, (m) => fill("sets", Number(m[1])));

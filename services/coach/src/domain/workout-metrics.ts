@@ -1,5 +1,6 @@
 // Heart rate, power, cadence, elevation and stated-calorie extraction for the rule-based workout parser.
-import { type MaskedText, NUM, round1 } from "./workout-text.ts";
+import { type MaskedText, NUM } from "./workout-text.ts";
+import { tenth } from "./numbers.ts";
 
 interface WorkoutMetrics {
   avgHr: number | null;
@@ -67,7 +68,7 @@ const elevation = (t: MaskedText): number | null => {
   let meters: number | null = null;
   for (const pattern of ELEVATION_RULES) {
     t.consume(pattern, (m) => {
-      meters ??= round1(Number(m[1]) * (m[2]?.startsWith("f") ? M_PER_FT : 1));
+      meters ??= tenth(Number(m[1]) * (m[2]?.startsWith("f") ? M_PER_FT : 1));
       return true;
     });
   }

@@ -9,7 +9,8 @@ import { detectActivity } from "./workout-activity.ts";
 import { takeExercises } from "./workout-exercises.ts";
 import { takeMetrics } from "./workout-metrics.ts";
 import { summarize } from "./workout-summary.ts";
-import { MaskedText, formatNumber, normalizeWorkoutText, round1 } from "./workout-text.ts";
+import { MaskedText, formatNumber, normalizeWorkoutText } from "./workout-text.ts";
+import { tenth } from "./numbers.ts";
 import { takeDistance, takeDuration, takePace } from "./workout-units.ts";
 import { type WorkoutWhen, takeWhen } from "./workout-when.ts";
 
@@ -47,7 +48,7 @@ export const parseWorkout = (text: string, options: { weekday?: number } = {}): 
   let distanceLabel = distance?.label ?? null;
   if (secondsPerMeter !== null && durationS === null && distanceM !== null) durationS = Math.round(distanceM * secondsPerMeter);
   if (secondsPerMeter !== null && distanceM === null && durationS !== null) {
-    distanceM = round1(durationS / secondsPerMeter);
+    distanceM = tenth(durationS / secondsPerMeter);
     distanceLabel = `${formatNumber(distanceM / 1000)} km`;
   }
 

@@ -24,8 +24,6 @@ export const normalizeWorkoutText = (raw: string): string =>
     .replace(/(\d),(\d{3})(?!\d)/g, "$1$2")
     .replace(/(\d),(\d{1,2})(?!\d)/g, "$1.$2");
 
-export const round1 = (value: number) => Math.round(value * 10) / 10;
-
 /** Shortest decimal rendering with at most two places: 5 → "5", 21.0975 → "21.1". */
 export const formatNumber = (value: number) => String(Math.round(value * 100) / 100);
 

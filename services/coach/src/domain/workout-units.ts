@@ -1,5 +1,6 @@
 // Pace, duration and distance extraction for the rule-based workout parser.
-import { type MaskedText, NUM, formatNumber, round1 } from "./workout-text.ts";
+import { type MaskedText, NUM, formatNumber } from "./workout-text.ts";
+import { tenth } from "./numbers.ts";
 
 const M_PER_KM = 1000;
 const M_PER_MI = 1609.344;
@@ -132,12 +133,12 @@ export const takeDistance = (t: MaskedText, isSwim: boolean): Distance | null =>
     const unit = UNITS.find(([prefix]) => m[3]?.startsWith(prefix));
     const amount = num(m[2]) * num(m[1] ?? "1");
     if (!unit || amount <= 0) return false;
-    found.push({ meters: round1(amount * unit[1]), label: `${formatNumber(amount)} ${unit[2]}` });
+    found.push({ meters: tenth(amount * unit[1]), label: `${formatNumber(amount)} ${unit[2]}` });
     return true;
   });
   if (isSwim) {
     t.consume(new RegExp(String.raw`(${NUM})\s*(?:laps?|lengths?)\b`, "g"), (m) => {
-      const meters = round1(num(m[1]) * pool);
+      const meters = tenth(num(m[1]) * pool);
       if (meters > 0) found.push({ meters, label: `${formatNumber(meters)} m` });
       return true;
     });

@@ -33,10 +33,12 @@ export interface Limits {
 
 const secondsToMidnight = (now: number) => Math.ceil((86_400_000 - (now % 86_400_000)) / 1000);
 
-/** Refuses a call once the account has spent today's calls or tokens; the counts restart at 00:00 UTC. */
-export const checkQuota = async (store: Store, accountId: string, limits: Limits, now = Date.now()) => {
-  const used = await store.usage(accountId, utcDay(now));
-  if (used.calls >= limits.callsPerDay || used.tokens >= limits.tokensPerDay) {
+/**
+ * Counts the call against the account's day, or refuses it once the day's calls or tokens are spent (the counts
+ * restart at 00:00 UTC). A call counts when it starts, whatever its outcome: a failed model call may still be billed.
+ */
+export const reserveCall = async (store: Store, accountId: string, limits: Limits, now = Date.now()) => {
+  if (!(await store.reserveCall(accountId, utcDay(now), limits))) {
     throw new AppError("rate_limited", "daily coach quota reached", "see GET /api/coach/usage; it resets at 00:00 UTC", secondsToMidnight(now));
   }
 };

@@ -3,7 +3,8 @@ import { AppError, utcDay, type FoodEstimate, type ParsedWorkout } from "@fit/co
 import type { Bus } from "@fit/bus";
 import type { z } from "zod";
 import type { CoachConfig } from "../config.ts";
-import { estimatorReply, sum } from "../domain/coach-reply.ts";
+import { estimatorReply } from "../domain/coach-reply.ts";
+import { sum } from "../domain/numbers.ts";
 import { estimateFoods as estimateFoodsFromTable } from "../domain/food-estimator.ts";
 import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
@@ -12,7 +13,7 @@ import { completeWorkout } from "../domain/workout-completion.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
 import { createModelClient, type ModelAnswer } from "../model/model-client.ts";
 import type { Store } from "../store/store.ts";
-import { checkQuota, createGate } from "./capacity.ts";
+import { createGate, reserveCall } from "./capacity.ts";
 import { readGrounding, readWeightKg } from "./grounding-reader.ts";
 
 interface Logger {
@@ -44,9 +45,11 @@ export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; 
 
   const metered = <T>(accountId: string, work: () => Promise<ModelAnswer<T>>) =>
     gate(async () => {
-      await checkQuota(store, accountId, limits);
+      const startedAt = Date.now();
+      await reserveCall(store, accountId, limits, startedAt);
       const { value, tokens } = await work();
-      await store.recordUsage(accountId, utcDay(Date.now()), tokens);
+      // On the day the call was counted, even if it ends after midnight.
+      if (tokens > 0) await store.addTokens(accountId, utcDay(startedAt), tokens);
       return value;
     });
 
@@ -87,9 +90,9 @@ export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; 
         return { value: workout, tokens: read.tokens };
       }),
 
-    ask: ({ accountId, email, date, messages }: { accountId: string; email: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>
+    ask: ({ accountId, date, messages }: { accountId: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>
       metered(accountId, async () => {
-        const grounding = await readGrounding(bus, { accountId, email, date }, config.COACH_GROUNDING_TIMEOUT_MS);
+        const grounding = await readGrounding(bus, { accountId, date }, config.COACH_GROUNDING_TIMEOUT_MS);
         const question = messages.findLast((m) => m.role === "user")?.content ?? "";
         // The same estimate the food log would store for these words: the coach and the log never disagree.
         const estimate = await foods(accountId, question);

@@ -1,32 +1,27 @@
 import { bodyMetricsBus, nutritionBus } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
-import { targetsGrounding, weightGrounding, type Grounding } from "../domain/grounding.ts";
+import { intakeGrounding, targetsGrounding, weightGrounding, type Grounding } from "../domain/grounding.ts";
 
 /** A question that fails or misses its deadline gives `undefined`: the coach answers without it and says so. */
 const settle = <T>(answer: Promise<T>): Promise<T | undefined> => answer.catch(() => undefined);
 
 /**
- * The caller's targets, weight and the day's food, asked of body-metrics and nutrition in parallel. The
- * account id comes from the gateway's assertion, never from the model (read-only, docs/security.md#24-the-coach).
+ * The caller's targets, weight and the day's food: one question to body-metrics and one to nutrition, in
+ * parallel (the day's totals are summed here from its items, so nutrition reads one table). The account id
+ * comes from the gateway's assertion, never from the model (read-only, docs/security.md#24-the-coach).
  */
-export const readGrounding = async (bus: Bus, { accountId, email, date }: { accountId: string; email: string; date: string }, timeoutMs: number): Promise<Grounding> => {
+export const readGrounding = async (bus: Bus, { accountId, date }: { accountId: string; date: string }, timeoutMs: number): Promise<Grounding> => {
   const options = { timeoutMs };
-  const [weight, targets, total, items] = await Promise.all([
-    settle(bus.request(bodyMetricsBus.weightSummary, { accountId, date }, options)),
-    settle(bus.request(bodyMetricsBus.targets, { accountId }, options)),
-    settle(bus.request(nutritionBus.dayTotal, { accountId, email, date }, options)),
+  const [overview, items] = await Promise.all([
+    settle(bus.request(bodyMetricsBus.overview, { accountId, date }, options)),
     settle(bus.request(nutritionBus.dayItems, { accountId, date }, options)),
   ]);
-  const missing = [
-    ...(targets === undefined ? ["targets"] : []),
-    ...(weight === undefined ? ["weight"] : []),
-    ...(total === undefined || items === undefined ? ["food log for the day"] : []),
-  ];
+  const missing = [...(overview === undefined ? ["targets", "weight"] : []), ...(items === undefined ? ["food log for the day"] : [])];
   return {
     date,
-    targets: targets === undefined ? null : targetsGrounding(targets),
-    weight: weight === undefined ? null : weightGrounding(weight),
-    intake: total === undefined || items === undefined ? null : { kcal: total?.kcal ?? 0, proteinG: total?.proteinG ?? 0, items },
+    targets: overview === undefined ? null : targetsGrounding(overview.targets),
+    weight: overview === undefined ? null : weightGrounding(overview.weight),
+    intake: items === undefined ? null : intakeGrounding(items),
     missing,
   };
 };

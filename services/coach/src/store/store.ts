@@ -16,13 +16,24 @@ export const createStore = (db: Database) => {
       return { calls: row?.calls ?? 0, tokens: row?.tokens ?? 0 };
     },
 
-    /** Counts a call and its tokens in one statement, so concurrent calls of one account never lose a count. */
-    async recordUsage(accountId: string, day: string, tokens: number) {
-      await prisma.$executeRaw`
+    /**
+     * Counts a call if the account still has calls and tokens left today, in one statement: concurrent calls
+     * of one account can neither slip past the limit together nor lose a count. False when refused.
+     */
+    async reserveCall(accountId: string, day: string, limits: { callsPerDay: number; tokensPerDay: number }): Promise<boolean> {
+      const counted = await prisma.$queryRaw<{ calls: number }[]>`
         INSERT INTO daily_usage (account_id, day, calls, tokens, updated_at)
-        VALUES (${accountId}::uuid, ${day}, 1, ${tokens}, now())
+        VALUES (${accountId}::uuid, ${day}, 1, 0, now())
         ON CONFLICT (account_id, day) DO UPDATE
-          SET calls = daily_usage.calls + 1, tokens = daily_usage.tokens + EXCLUDED.tokens, updated_at = now()`;
+          SET calls = daily_usage.calls + 1, updated_at = now()
+          WHERE daily_usage.calls < ${limits.callsPerDay} AND daily_usage.tokens < ${limits.tokensPerDay}
+        RETURNING calls`;
+      return counted.length > 0;
+    },
+
+    async addTokens(accountId: string, day: string, tokens: number) {
+      await prisma.$executeRaw`
+        UPDATE daily_usage SET tokens = tokens + ${tokens}, updated_at = now() WHERE account_id = ${accountId}::uuid AND day = ${day}`;
     },
 
     /** A model's answer cached under `key` less than a day ago, or null. */

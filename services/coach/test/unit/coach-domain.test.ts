@@ -42,6 +42,11 @@ describe("the built-in reply", () => {
     expect(reply).toMatch(/Verdict: /);
     expect(reply).toContain("I could not read your weight just now");
   });
+
+  it("names a portion once when it is called like the food", () => {
+    const { items } = estimateFoods("a banana and 2 slices of toast");
+    expect(estimatorReply(items, null, grounding())).toMatch(/: 1 banana \+ 2 slice/);
+  });
 });
 
 describe("the weekly change", () => {

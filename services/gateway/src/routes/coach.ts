@@ -12,7 +12,7 @@ export const coachRoutes = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; timeou
       throw new AppError("validation", "date in the query and in the body differ", `${query.date} ≠ ${body.date}`);
     }
     const date = body.date ?? query.date ?? utcDay(Date.now());
-    return bus.request(coachBus.ask, { accountId: caller.accountId, email: caller.email, date, messages: body.messages }, { timeoutMs });
+    return bus.request(coachBus.ask, { accountId: caller.accountId, date, messages: body.messages }, { timeoutMs });
   });
 
   serveOperation(app, operations.coachUsage, ({ caller }) => bus.request(coachBus.usage, { accountId: caller.accountId }, { timeoutMs: 5000 }));

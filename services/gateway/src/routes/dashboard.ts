@@ -18,9 +18,8 @@ export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; tim
         }
         throw error;
       });
-    const [weight, targets, measurements, nutrition, workouts] = await Promise.all([
-      ask("body-metrics", bus.request(bodyMetricsBus.weightSummary, { accountId, date }, { timeoutMs })),
-      ask("body-metrics", bus.request(bodyMetricsBus.targets, { accountId }, { timeoutMs })),
+    const [{ weight, targets }, measurements, nutrition, workouts] = await Promise.all([
+      ask("body-metrics", bus.request(bodyMetricsBus.overview, { accountId, date }, { timeoutMs })),
       ask("body-metrics", bus.request(bodyMetricsBus.measurementsLatest, { accountId }, { timeoutMs })),
       ask("nutrition", bus.request(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
       ask("workouts", bus.request(workoutsBus.weekTotals, { accountId, date }, { timeoutMs })),
