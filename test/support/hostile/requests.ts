@@ -5,7 +5,7 @@ import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
 type Credential = "A" | "B" | "B-read" | "B-scopeless" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items";
+export type Resource = "weights" | "measurements" | "items" | "workouts";
 
 export interface Context {
   /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every scope but `coach`. */
@@ -75,8 +75,8 @@ const extraHeaders = weighted<Record<string, string>>(
   [1, { accept: "text/html" }], [1, { accept: "application/xml;q=1, */*;q=0" }], [1, { "accept-encoding": "gzip, br, zstd, identity;q=0" }],
 );
 
-const resourceOf = (path: string): Resource =>
-  path.startsWith("/api/weight") ? "weights" : path.startsWith("/api/measurements") ? "measurements" : "items";
+const resources: [prefix: string, Resource][] = [["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"]];
+const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
 
 const requestFor = (t: Target, ctx: Context) => {
   const noBody = (): BodyPlan => ({ text: undefined, refused: false, labels: [] });

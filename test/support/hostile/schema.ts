@@ -13,6 +13,9 @@ export interface Schema {
   exclusiveMinimum?: number;
   minLength?: number;
   maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: Schema;
   example?: unknown;
   format?: string;
   properties?: Record<string, Schema>;
@@ -86,11 +89,16 @@ const validAlternative = (s: Schema): fc.Arbitrary<unknown> => {
     case "integer": return fc.double({ min, max, noNaN: true }).map(Math.trunc);
     case "number": return fc.double({ min, max, noNaN: true, minExcluded: s.exclusiveMinimum !== undefined });
     case "object": return validObject(s);
-    default:
+    case "array":
+      return fc.array(validValue(s.items ?? {}), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
+    default: {
       if (s.enum) return fc.constantFrom(...s.enum);
       if (isDay(s)) return fc.constantFrom(...DATES);
       if (s.format === "email") return fc.nat({ max: 50 }).map((n) => `hostile-${n}@example.com`);
-      return fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 40, 40) }).map((t) => `v${t}`.slice(0, s.maxLength ?? 41));
+      const random = fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 40, 40) }).map((t) => `v${t}`.slice(0, s.maxLength ?? 41));
+      // Free text that means something (a food, a workout) reaches the estimator, not only its "not recognised".
+      return typeof s.example === "string" ? fc.oneof(fc.constant(s.example), random) : random;
+    }
   }
 };
 
@@ -116,6 +124,7 @@ export const refusedValues = (schema: Schema): unknown[] => {
       if (s.type === "integer" && lo !== undefined) refused.push(lo + 0.5);
     }
     if (s.type === "string" && s.enum) refused.push(s.enum[0]!.toUpperCase(), `${s.enum[0]}\u0000`, "__proto__", "toString");
+    if (s.type === "array" && s.minItems) refused.push([]);
     if (s.type === "string" && isDay(s)) refused.push("2026-02-30", "today", "2026-1-1", "0000-01-01", "2026-03-01T00:00:00Z", "");
   }
   return refused;

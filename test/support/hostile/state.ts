@@ -4,21 +4,24 @@ import { DATES } from "./schema.ts";
 
 type Api = ReturnType<typeof client>;
 
-const created = async (response: Promise<{ status: number; body: { id?: string } }>) => {
+const created = async (response: Promise<{ status: number; body: { id?: string; workout?: { id?: string } } }>) => {
   const { status, body } = await response;
-  if (status !== 200 || !body.id) throw new Error(`seeding failed: ${status} ${JSON.stringify(body)}`);
-  return body.id;
+  const id = body.id ?? body.workout?.id;
+  if (status !== 200 || !id) throw new Error(`seeding failed: ${status} ${JSON.stringify(body)}`);
+  return id;
 };
 
 /** Gives an account something of every kind, on the days the hostile requests use, and returns the ids. */
 export const seed = async (api: Api, count: number): Promise<Record<Resource, string[]>> => {
-  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [] };
+  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [], workouts: [] };
   const day = Date.parse(`${DATES[0]}T08:00:00Z`);
   for (let i = 0; i < count; i++) {
     ids.weights.push(await created(api.post("/api/weight", { weightKg: 80 + i / 10, note: `seed ${i}`, ts: day + i * 3_600_000 })));
     ids.measurements.push(await created(api.post("/api/measurements", { site: i % 2 ? "waist" : "shoulders", valueCm: 80 + i, ts: day + i })));
     const item = { date: DATES[i % DATES.length], name: `seed ${i}`, kcal: 100 + i, proteinG: 10, meal: "lunch", note: "n" };
     ids.items.push(await created(api.post("/api/nutrition/items", item)));
+    const workout = { source: "watch_device", externalId: `seed-${i}`, activityType: "run", startedAt: day + i * 3_600_000, durationS: 1800 + i, distanceM: 5000 };
+    ids.workouts.push(await created(api.post("/api/workouts/import", workout)));
   }
   const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
   if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
@@ -52,5 +55,6 @@ export const snapshot = async (api: Api) => ({
   targets: await read(api, "/api/targets"),
   items: await Promise.all(DATES.map((date) => read(api, `/api/nutrition/items?date=${date}`))),
   totals: await read(api, "/api/nutrition"),
+  workouts: await allPages(api, "/api/workouts"),
   dashboard: await read(api, `/api/dashboard?date=${DATES[0]}`),
 });
