@@ -14,9 +14,15 @@ const canPin =
 
 export const pinning = canPin ? `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU} (taskset)` : "not pinned (no taskset or < 2 CPUs)";
 
-/** The command line that runs `command` on `cpu`; taskset execs it, so the child's pid is the program's own. */
-export const pinned = (cpu: number, command: string, args: string[]): [string, string[]] =>
-  canPin ? ["taskset", ["-c", String(cpu), command, ...args]] : [command, args];
+/**
+ * The command line that runs `command` on `cpu`, at another scheduling priority when `nice` is not 0 (1 to 19
+ * lower; below 0 higher, which needs root: without it nice warns and runs the command as it is). nice and
+ * taskset exec it, so the child's pid is the program's own.
+ */
+export const pinned = (cpu: number, command: string, args: string[], nice = 0): [string, string[]] => {
+  const [program, rest]: [string, string[]] = canPin ? ["taskset", ["-c", String(cpu), command, ...args]] : [command, args];
+  return nice !== 0 ? ["nice", ["-n", String(nice), program, ...rest]] : [program, rest];
+};
 
 /** Moves every thread of this process to the load CPU: it is a client too (seeding, event-lag writes). */
 export const pinSelfToLoadCpu = () => {

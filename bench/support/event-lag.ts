@@ -1,7 +1,8 @@
 import type pg from "pg";
 import { waitUntil } from "./database.ts";
 import { watchEvents } from "./nats.ts";
-import { fixed, percentile, table } from "./report.ts";
+import { fixed, table } from "./report.ts";
+import { percentile } from "./stats.ts";
 
 export interface LagOptions {
   gatewayUrl: string;

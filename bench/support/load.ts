@@ -12,6 +12,8 @@ export interface LoadSpec {
   connections: number;
   /** Seconds. */
   duration: number;
+  /** Requests per second at evenly spaced moments (an open loop; `connections` is then unused); unset, each connection sends as fast as it is answered. */
+  ratePerSec?: number;
 }
 
 /** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
@@ -31,12 +33,17 @@ export interface LoadFigures {
 /** Server processes whose CPU time a measured run accounts for, by name. */
 export type Watched = Record<string, number>;
 
-const worker = fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url));
+const workers = {
+  closed: fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url)),
+  steady: fileURLToPath(new URL("./steady-worker.ts", import.meta.url)),
+};
 
-/** Runs autocannon in a process of its own on the load CPU and hands back its figures. */
+/** Runs the load (autocannon, or the steady-rate sender when `ratePerSec` is set) in a process of its own on the load CPU. */
 const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
   new Promise((resolve, reject) => {
-    const [command, args] = pinned(LOAD_CPU, process.execPath, ["--import", "tsx", worker, JSON.stringify(spec)]);
+    const worker = spec.ratePerSec === undefined ? workers.closed : workers.steady;
+    // Above the rest of the load CPU (agent callers, a coach placed there): what delays the sender is not the server's.
+    const [command, args] = pinned(LOAD_CPU, process.execPath, ["--import", "tsx", worker, JSON.stringify(spec)], -10);
     const child = trackChild(spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] }));
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));

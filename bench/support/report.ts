@@ -56,13 +56,6 @@ const verdict = (met: boolean | null) => (met === null ? "INVALID" : met ? "PASS
 export const aimTable = (aims: Aim[]) =>
   table([["aim", "measured", "target", "verdict"], ...aims.map((a) => [a.what, a.value, a.aim, verdict(a.met)])]);
 
-/** Nearest-rank percentile of a sample (ms). */
-export const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-};
-
 export const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 /** bench/results/<name>-<UTC timestamp>.json (the folder is git-ignored). */

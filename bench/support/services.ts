@@ -26,9 +26,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 const extraNodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 
-/** Spawns `node --import tsx <entry>` on the server CPU. */
-export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess => {
-  const [command, args] = pinned(SERVER_CPU, process.execPath, [...extraNodeArgs, "--import", "tsx", entry]);
+/** Where a server runs: its CPU, and how much lower than the rest it is scheduled there (`nice`, 0 = as the rest). */
+export interface Placement {
+  cpu: number;
+  nice: number;
+}
+
+const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
+
+/** Spawns `node --import tsx <entry>` on the server CPU (or where `placement` says). */
+export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
+  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, "--import", "tsx", entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
   tallyLines(name, child.stdout);
   tallyLines(name, child.stderr);
@@ -52,9 +60,13 @@ type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gatewa
 /**
  * The platform as `pnpm start:services` runs it: each service its own `node --import tsx` process, on
  * PostgreSQL (schemas in `databaseUrl`) and NATS (a namespace of this run's own). `env` adds variables per
- * service; `addCoach` starts another coach replica (they share only NATS, queue group `coach`, and PostgreSQL).
+ * service; `addCoach` starts another coach replica (they share only NATS, queue group `coach`, and PostgreSQL),
+ * placed by `coach` (by default with the other servers).
  */
-export const startPlatform = async (databaseUrl: string, { env = {} }: { env?: Partial<Record<ServiceName, Record<string, string>>> } = {}) => {
+export const startPlatform = async (
+  databaseUrl: string,
+  { env = {}, coach = WITH_THE_SERVERS }: { env?: Partial<Record<ServiceName, Record<string, string>>>; coach?: Placement } = {},
+) => {
   const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
   onCleanup(() => rm(dataDir, { recursive: true, force: true }));
   const namespace = `bench${randomBytes(4).toString("hex")}`;
@@ -83,7 +95,8 @@ export const startPlatform = async (databaseUrl: string, { env = {} }: { env?: P
   /** Every server's pid by name; a coach added later appears here too. */
   const pids: Record<string, number> = {};
   const start = async (name: string, service: ServiceName, port: number) => {
-    const child = spawnServer(name, `services/${service}/src/main.ts`, { ...shared, ...env[service], PORT: String(port) });
+    const placement = service === "coach" ? coach : undefined;
+    const child = spawnServer(name, `services/${service}/src/main.ts`, { ...shared, ...env[service], PORT: String(port) }, placement);
     started.push({ name, child });
     pids[name] = child.pid ?? -1;
     await waitReady(name, `http://127.0.0.1:${port}`, child);

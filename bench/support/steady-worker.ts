@@ -1,0 +1,54 @@
+// Child process of load.ts (started on the load CPU): requests at evenly spaced moments, whatever the answers
+// take (an open loop: a slow answer delays no later request), and their figures as JSON on stdout. autocannon's
+// own rate limit sends each second's requests in a burst at its start, which measures the burst, not the server.
+import type { LoadFigures, LoadSpec } from "./load.ts";
+import { percentile } from "./stats.ts";
+
+const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec & { ratePerSec: number };
+const latencies: number[] = [];
+const outcome = { requests: 0, errors: 0, timeouts: 0, non2xx: 0, ok: 0 };
+
+const send = async () => {
+  const started = performance.now();
+  outcome.requests++;
+  try {
+    const res = await fetch(spec.url, {
+      method: spec.method,
+      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.body !== undefined ? { body: spec.body } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    if (res.ok) {
+      outcome.ok++;
+      latencies.push(performance.now() - started);
+    } else outcome.non2xx++;
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") outcome.timeouts++;
+    else outcome.errors++;
+  }
+};
+
+const intervalMs = 1000 / spec.ratePerSec;
+const total = Math.round(spec.ratePerSec * spec.duration);
+const start = performance.now();
+const inFlight: Promise<void>[] = [];
+for (let sent = 0; sent < total; ) {
+  // Every request whose moment has come goes now; then sleep until the next one's.
+  const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+  for (; sent < due; sent++) inFlight.push(send());
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + sent * intervalMs - performance.now())));
+}
+await Promise.all(inFlight);
+
+// Whole milliseconds, as autocannon reports them.
+const figures: LoadFigures = {
+  okPerSec: outcome.ok / spec.duration,
+  p50: Math.round(percentile(latencies, 50)),
+  p99: Math.round(percentile(latencies, 99)),
+  requests: outcome.requests,
+  errors: outcome.errors,
+  timeouts: outcome.timeouts,
+  non2xx: outcome.non2xx,
+};
+process.stdout.write(JSON.stringify(figures));
