@@ -9,7 +9,16 @@ export const scopes = [
   "workouts:read", "workouts:write",
   "coach",
   "dashboard:read",
+  "keys",
+  "account",
 ] as const;
 
 export const Scope = z.enum(scopes);
 export type Scope = z.infer<typeof Scope>;
+
+/**
+ * Scopes over the account itself (managing keys, deleting the account): held by a session cookie, and by a key
+ * only when granted by name. A key without scopes has every other scope, never these
+ * (docs/decisions/0019-credential-kinds-and-granted-only-scopes.md).
+ */
+export const grantedOnlyScopes: readonly Scope[] = ["keys", "account"];

@@ -1,17 +1,20 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "@fit/contracts";
-import { signAssertion, type Caller } from "@fit/service-kit";
+import { signAssertion } from "@fit/service-kit";
+import type { AuthenticatedCaller, Credential } from "../identity/credential.ts";
 import { hasScope, insufficientScopeHeader } from "./scopes.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** The signed internal assertion forwarded to a service in place of the caller's credential. */
     assertion: string;
+    /** What the caller authenticated with; the gateway's own decisions only, never forwarded. */
+    credential: Credential;
   }
 }
 
 export interface CallerResolver {
-  resolveCaller(headers: { authorization?: string | undefined; cookie?: string | undefined }): Promise<Caller | null>;
+  resolveCaller(headers: { authorization?: string | undefined; cookie?: string | undefined }): Promise<AuthenticatedCaller | null>;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -29,7 +32,9 @@ export const identify = ({ identity, trustedOrigins, refused }: {
 }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      request.caller = await callerOf(request, identity, trustedOrigins);
+      const { credential, ...caller } = await callerOf(request, identity, trustedOrigins);
+      request.caller = caller;
+      request.credential = credential;
     } catch (error) {
       // Only a refusal counts: an identity store that is down is a 503, not the caller's fault.
       if (error instanceof AppError && (error.code === "unauthenticated" || error.code === "forbidden")) await refused(request, reply);
@@ -56,7 +61,7 @@ export const authorize = ({ assertionSecret }: { assertionSecret: string }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     const op = request.routeOptions.config.operation;
     if (!op) throw new AppError("not_found", "not found");
-    if (!hasScope(request.caller, op.scope)) {
+    if (!hasScope({ ...request.caller, credential: request.credential }, op.scope)) {
       void reply.header("www-authenticate", insufficientScopeHeader(op.scope));
       throw new AppError("forbidden", `this credential lacks the ${op.scope} scope`);
     }

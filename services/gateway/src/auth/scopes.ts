@@ -1,8 +1,12 @@
-import type { Scope } from "@fit/contracts";
-import type { Caller } from "@fit/service-kit";
+import { grantedOnlyScopes, type Scope } from "@fit/contracts";
+import type { AuthenticatedCaller } from "../identity/credential.ts";
 
-/** A credential without scopes carries the account's full access (docs/decisions/0007-api-keys-and-scopes.md). */
-export const hasScope = (caller: Caller, scope: Scope): boolean =>
-  caller.scopes === null || caller.scopes.includes(scope);
+/**
+ * A credential without scopes carries the account's full access, except the granted-only scopes, which a session
+ * holds and a key only by name (docs/decisions/0007-api-keys-and-scopes.md,
+ * docs/decisions/0019-credential-kinds-and-granted-only-scopes.md).
+ */
+export const hasScope = ({ scopes, credential }: AuthenticatedCaller, scope: Scope): boolean =>
+  scopes === null ? credential.kind === "session" || !grantedOnlyScopes.includes(scope) : scopes.includes(scope);
 
 export const insufficientScopeHeader = (scope: Scope) => `Bearer error="insufficient_scope", scope="${scope}"`;

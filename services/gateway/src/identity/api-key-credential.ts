@@ -8,9 +8,9 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
-import type { Caller } from "@fit/service-kit";
 import type { IdentityStore } from "../store/identity-store.ts";
 import { API_KEY_PREFIX } from "./auth.ts";
+import type { AuthenticatedCaller } from "./credential.ts";
 
 // The plugin's default generator: the prefix and 64 ASCII letters. Anything else is refused unread.
 const KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z]{64}$`);
@@ -49,7 +49,7 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
     if (unknown.size >= UNKNOWN_KEYS_MAX) unknown.delete(unknown.keys().next().value as string);
     unknown.set(hash, now + UNKNOWN_KEY_TTL_MS);
   };
-  return async (key: string, now = Date.now()): Promise<Caller> => {
+  return async (key: string, now = Date.now()): Promise<AuthenticatedCaller> => {
     const hash = hashApiKey(key);
     const until = unknown.get(hash);
     if (until !== undefined && until > now) throw unauthenticated("is not valid (unknown or revoked)");
@@ -61,7 +61,7 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
     if (row.enabled === false) throw unauthenticated("is disabled");
     if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
     if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
-    return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions) };
+    return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions), credential: { kind: "api_key", id: row.id } };
   };
 }
 

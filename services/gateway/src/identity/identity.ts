@@ -1,7 +1,7 @@
 // The gateway's identity: better-auth for sign-in and key management, plus the per-request credential check.
-import type { Caller } from "@fit/service-kit";
 import { bearerKey, createApiKeyResolver } from "./api-key-credential.ts";
 import { createAuth, type Auth, type AuthOptions } from "./auth.ts";
+import type { AuthenticatedCaller } from "./credential.ts";
 import { issueAccountKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
 import { resolveSession, sessionCookieIn } from "./session-credential.ts";
@@ -20,7 +20,7 @@ export interface Identity {
    * The caller behind a request's credentials: null when it sends none; AppError("unauthenticated") when the
    * one it sends is malformed, unknown, expired or revoked. A bearer token wins over a cookie.
    */
-  resolveCaller(headers: CredentialHeaders): Promise<Caller | null>;
+  resolveCaller(headers: CredentialHeaders): Promise<AuthenticatedCaller | null>;
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
 }

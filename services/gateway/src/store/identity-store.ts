@@ -5,6 +5,7 @@ import type { PrismaClientOptionsWithAdapter } from "./generated/internal/prisma
 
 /** What the gateway needs of an API key row on every request. */
 export interface ApiKeyRow {
+  id: string;
   enabled: boolean | null;
   expiresAt: Date | null;
   remaining: number | null;
@@ -29,7 +30,7 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
      */
     async findApiKey(hash: string): Promise<ApiKeyRow | null> {
       const rows = await prisma.$queryRaw<ApiKeyRow[]>`
-        SELECT k.enabled, k.expires_at AS "expiresAt", k.remaining, k.refill_amount AS "refillAmount", k.permissions,
+        SELECT k.id::text AS id, k.enabled, k.expires_at AS "expiresAt", k.remaining, k.refill_amount AS "refillAmount", k.permissions,
                u.id::text AS "accountId", u.email
         FROM api_key k JOIN "user" u ON u.id = k.reference_id
         WHERE k.key = ${hash}`;

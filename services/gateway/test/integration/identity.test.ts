@@ -68,6 +68,7 @@ describe("identity on PostgreSQL", () => {
       accountId: issued.accountId,
       email: issued.email,
       scopes: ["nutrition:read"],
+      credential: { kind: "api_key", id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
     });
     expect(h.queries.sql).toHaveLength(1);
     expect(h.queries.sql[0]).toMatch(/^\s*SELECT/i);

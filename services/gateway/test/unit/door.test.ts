@@ -2,19 +2,26 @@ import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, operationList, operations } from "@fit/contracts";
-import { ASSERTION_HEADER, BODY_LIMIT, createHttpApp, verifyAssertion, type Caller } from "@fit/service-kit";
+import { ASSERTION_HEADER, BODY_LIMIT, createHttpApp, verifyAssertion } from "@fit/service-kit";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { authorize, identify } from "../../src/auth/authenticate.ts";
+import type { AuthenticatedCaller } from "../../src/identity/credential.ts";
 import { forwardRoutes } from "../../src/routes/forward.ts";
 
-const caller: Caller = { accountId: randomUUID(), email: "a@example.com", scopes: null };
+const credential = { kind: "api_key", id: randomUUID() } as const;
+const caller = { accountId: randomUUID(), email: "a@example.com", scopes: null };
+/** What the identify hook leaves on a request, without the identity behind it. */
+const authenticatedAs = (scopes: string[] | null) => async (request: FastifyRequest) => {
+  request.caller = { ...caller, scopes };
+  request.credential = credential;
+};
 const secret = "s".repeat(40);
 const fakeRequest = (method: string, url: string, headers: Record<string, string> = {}) =>
   ({ method, url, headers, caller: undefined, assertion: undefined }) as unknown as FastifyRequest;
 const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unknown) => (e instanceof AppError ? e.code : String(e)));
 
 describe("identify", () => {
-  const resolver = (result: Caller | null) => ({ resolveCaller: async () => result });
+  const resolver = (result: AuthenticatedCaller | null) => ({ resolveCaller: async () => result });
   const reply = {} as FastifyReply;
   let refusals = 0;
   const refused = async () => void refusals++;
@@ -32,7 +39,7 @@ describe("identify", () => {
     expect(refusals).toBe(0);
   });
   it("refuses a cookie-authenticated write from an untrusted origin, but not a bearer one", async () => {
-    const hook = identify({ identity: resolver(caller), trustedOrigins: ["https://app.example"], refused });
+    const hook = identify({ identity: resolver({ ...caller, credential }), trustedOrigins: ["https://app.example"], refused });
     refusals = 0;
     expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://evil.example", cookie: "x" }), reply))).toBe("forbidden");
     expect(await codeOf(hook(fakeRequest("POST", "/api/weight", { origin: "https://app.example", cookie: "x" }), reply))).toBe("ok");
@@ -69,7 +76,7 @@ describe("forwarding", () => {
   beforeAll(async () => {
     const url = await upstream.listen({ host: "127.0.0.1", port: 0 });
     await gateway.register(async (api) => {
-      api.addHook("onRequest", async (request) => void (request.caller = { ...caller, scopes }));
+      api.addHook("onRequest", async (request) => authenticatedAs(scopes)(request));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
       await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url, workouts: url } });
     });
@@ -149,7 +156,7 @@ describe("a service that is down", () => {
   it("is a 503 in the envelope", async () => {
     const gateway = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
     await gateway.register(async (api) => {
-      api.addHook("onRequest", async (request) => void (request.caller = caller));
+      api.addHook("onRequest", authenticatedAs(null));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
       // Port 9 (discard) on loopback: nothing listens there.
       await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9", workouts: "http://127.0.0.1:9" } });

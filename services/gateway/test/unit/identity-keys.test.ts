@@ -66,7 +66,10 @@ describe("issueAccountKey", () => {
 describe("resolveCaller with an API key", () => {
   it("resolves a key to its account with full access (scopes null)", async () => {
     const issued = await identity.issueAccountKey(freshEmail());
-    await expect(identity.resolveCaller(bearer(issued.key))).resolves.toEqual({ accountId: issued.accountId, email: issued.email, scopes: null });
+    const row = await h.prisma.apikey.findFirstOrThrow({ where: { referenceId: issued.accountId } });
+    await expect(identity.resolveCaller(bearer(issued.key))).resolves.toEqual({
+      accountId: issued.accountId, email: issued.email, scopes: null, credential: { kind: "api_key", id: row.id },
+    });
   });
 
   it("gives a scoped key exactly its scopes", async () => {

@@ -33,6 +33,8 @@ describe("magic link", () => {
     const user = await h.prisma.user.findUniqueOrThrow({ where: { email } });
     expect(caller?.accountId).toBe(user.id);
     expect(user.emailVerified).toBe(true);
+    const session = await h.prisma.session.findFirstOrThrow({ where: { userId: user.id } });
+    expect(caller?.credential).toEqual({ kind: "session", id: session.id, createdAt: session.createdAt.getTime() });
   });
 
   it("signs into the account an operator issued a key for, whatever the email's case", async () => {

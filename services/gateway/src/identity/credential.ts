@@ -1,0 +1,11 @@
+import type { Caller } from "@fit/service-kit";
+
+/**
+ * The credential a request came with. The gateway decides by it where scopes alone cannot (key management,
+ * session management, account deletion); it is never forwarded: services see only the Caller.
+ */
+export type Credential = { kind: "session"; id: string; createdAt: number } | { kind: "api_key"; id: string };
+
+export interface AuthenticatedCaller extends Caller {
+  credential: Credential;
+}
