@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { allEvents } from "@fit/contracts";
 import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
 import { buildCoach, loadCoachConfig } from "@fit/coach";
-import { adminSocketPath, buildGateway, loadGatewayConfig, requestAccountKey } from "@fit/gateway";
+import { adminSocketPath, buildGateway, loadGatewayConfig, requestAccountKey, type IssueKeyOptions } from "@fit/gateway";
 import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
 import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
@@ -89,6 +89,11 @@ export const startSystem = async (options: SystemOptions) => {
     bus,
   });
   const url = await gateway.listen({ host: "127.0.0.1", port });
+  const issueKey = async (email: string, options: IssueKeyOptions = {}) => {
+    const issued = await requestAccountKey(adminSocketPath(dataDir), email, options);
+    if (!issued) throw new Error("the gateway's admin socket did not answer");
+    return issued;
+  };
 
   return {
     url,
@@ -96,11 +101,9 @@ export const startSystem = async (options: SystemOptions) => {
     services,
     apps: { gateway, bodyMetrics, nutrition, workouts, coach },
     /** A new account and a key for it (full access unless scopes are given). */
-    account: async (scopes?: string[]) => {
-      const issued = await requestAccountKey(adminSocketPath(dataDir), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});
-      if (!issued) throw new Error("the gateway's admin socket did not answer");
-      return issued;
-    },
+    account: (scopes?: string[]) => issueKey(`${uniqueTag("user")}@example.com`, scopes ? { scopes } : {}),
+    /** Another key for an account (created if new), as `pnpm create-key` issues it. */
+    key: issueKey,
     stop: async () => {
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
