@@ -24,28 +24,49 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
   return id;
 };
 
-/** Things with ids: how to make one, and how its owner reads it back (to see that nobody else changed it). */
+/** The account whose data the matrix acts on, through each of its credentials. */
+interface Owner {
+  email: string;
+  /** Its full-access key. */
+  api: Api;
+  /** Its signed-in session (cookie and trusted Origin). */
+  session: Api;
+}
+
+/** Things with ids: how the owner makes one, and reads it back (to see that nobody else changed it). */
 const resources = {
   weight: {
-    create: (api: Api) => created(api.post("/api/weight", { weightKg: 80, note: "mine", ts: TS })),
-    read: async (api: Api, id: string) => (await api.get("/api/weight?limit=200")).body.items.find((w: { id: string }) => w.id === id),
+    create: (o: Owner) => created(o.api.post("/api/weight", { weightKg: 80, note: "mine", ts: TS })),
+    read: async (o: Owner, id: string) => (await o.api.get("/api/weight?limit=200")).body.items.find((w: { id: string }) => w.id === id),
   },
   measurement: {
-    create: (api: Api) => created(api.post("/api/measurements", { site: "waist", valueCm: 82, ts: TS })),
-    read: async (api: Api, id: string) => (await api.get("/api/measurements?limit=200")).body.items.find((m: { id: string }) => m.id === id),
+    create: (o: Owner) => created(o.api.post("/api/measurements", { site: "waist", valueCm: 82, ts: TS })),
+    read: async (o: Owner, id: string) => (await o.api.get("/api/measurements?limit=200")).body.items.find((m: { id: string }) => m.id === id),
   },
   foodItem: {
-    create: (api: Api) => created(api.post("/api/nutrition/items", { date: DAY, name: "oats", kcal: 380, proteinG: 13 })),
-    read: async (api: Api, id: string) => (await api.get(`/api/nutrition/items?date=${DAY}`)).body.find((i: { id: string }) => i.id === id),
+    create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: DAY, name: "oats", kcal: 380, proteinG: 13 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${DAY}`)).body.find((i: { id: string }) => i.id === id),
   },
   workout: {
-    create: (api: Api) => created(api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
-    read: async (api: Api, id: string) => (await api.get(`/api/workouts/${id}`)).body,
+    create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/workouts/${id}`)).body,
+  },
+  apiKey: {
+    create: (o: Owner) => created(o.session.post("/api/keys", { name: "made to be revoked" })),
+    read: async (o: Owner, id: string) => (await o.session.get("/api/keys")).body.find((k: { id: string }) => k.id === id),
+  },
+  session: {
+    /** Another device signing in: its session's id, read through that session itself. */
+    create: async (o: Owner) => {
+      const other = sessionClient(await signIn(system.url, o.email));
+      return (await other.get("/api/sessions")).body.find((x: { current: boolean }) => x.current).id as string;
+    },
+    read: async (o: Owner, id: string) => (await o.session.get("/api/sessions")).body.find((x: { id: string }) => x.id === id),
   },
 };
 type Resource = keyof typeof resources;
 
-/** A request each operation accepts from a credential allowed to make it; `owner` makes what it acts on. */
+/** A request each operation accepts from a credential allowed to make it; `resource` is made first by the owner. */
 const samples: Record<string, { resource?: Resource; sample: (id: string) => Sample }> = {
   logWeight: { sample: () => ({ path: "/api/weight", body: { weightKg: 81.4 } }) },
   listWeights: { sample: () => ({ path: "/api/weight" }) },
@@ -71,20 +92,34 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   askCoach: { sample: () => ({ path: "/api/agent", body: { messages: [{ role: "user", content: "is an apple a good snack?" }], date: DAY } }) },
   coachUsage: { sample: () => ({ path: "/api/coach/usage" }) },
   getDashboard: { sample: () => ({ path: `/api/dashboard?date=${DAY}` }) },
+  // Asks only for what a key holding just `keys` holds itself, so no allowed credential is refused for escalation.
+  createApiKey: { sample: () => ({ path: "/api/keys", body: { name: "from the matrix", scopes: ["keys"] } }) },
+  listApiKeys: { sample: () => ({ path: "/api/keys" }) },
+  revokeApiKey: { resource: "apiKey", sample: (id) => ({ path: `/api/keys/${id}` }) },
+  listSessions: { sample: () => ({ path: "/api/sessions" }) },
+  revokeSession: { resource: "session", sample: (id) => ({ path: `/api/sessions/${id}` }) },
+  revokeOtherSessions: { sample: () => ({ path: "/api/sessions/revoke-others" }) },
+  ingestWeight: { sample: () => ({ path: "/api/ingest/weight", body: { email: owner.email, weightKg: 79.9, externalId: uniqueTag("scale") } }) },
 };
 
 /** Written out here rather than imported, so that a change to the rule in the gateway is caught. */
 const GRANTED_ONLY: readonly string[] = ["keys", "account"];
 
-type Outcome = "allowed" | 401 | 403;
+/** Allowed, or refused with this status; `scope` when the refusal is the scope's (and says so in WWW-Authenticate). */
+type Outcome = "allowed" | { status: 401 } | { status: 403; scope?: true };
+const UNAUTHENTICATED = { status: 401 } as const;
+const FORBIDDEN = { status: 403 } as const;
+const LACKS_SCOPE = { status: 403, scope: true } as const;
+
 interface CredentialCase {
   name: string;
   headers: (op: Operation) => Record<string, string>;
   expect: (op: Operation) => Outcome;
 }
 
+const INGEST_TOKEN = `ingest-${"t".repeat(40)}`;
 let system: System;
-let owner: Api;
+let owner: Owner;
 let intruder: Api;
 const keyFor = new Map<Scope, string>();
 let fullKey: string;
@@ -93,21 +128,46 @@ let revokedKey: string;
 let cookie: string;
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+const sessionClient = (sessionCookie: string) => {
+  const api = client(system.url);
+  const headers = { cookie: sessionCookie, origin: new URL(system.url).origin };
+  return {
+    get: (path: string) => api.get(path, headers),
+    post: (path: string, body?: unknown) => api.post(path, body, headers),
+    put: (path: string, body?: unknown) => api.put(path, body, headers),
+    patch: (path: string, body?: unknown) => api.patch(path, body, headers),
+    delete: (path: string) => api.delete(path, headers),
+  };
+};
 const otherScope = (scope: Scope): Scope => (scope === "dashboard:read" ? "weight:read" : "dashboard:read");
+const ingestOnly = (op: Operation) => op.credential === "ingest-token";
+const sessionOnly = (op: Operation) => op.credential === "session";
+
+/** Every credential but the ingest token is unknown to the ingest route (401), and refused on session-only ones. */
+const keyCase = (name: string, headers: CredentialCase["headers"], otherwise: (op: Operation) => Outcome): CredentialCase => ({
+  name,
+  headers,
+  expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : sessionOnly(op) ? FORBIDDEN : otherwise(op)),
+});
 
 const credentials: CredentialCase[] = [
-  { name: "no credential", headers: () => ({}), expect: () => 401 },
-  { name: "session cookie", headers: () => ({ cookie, origin: new URL(system.url).origin }), expect: () => "allowed" },
+  { name: "no credential", headers: () => ({}), expect: () => UNAUTHENTICATED },
+  {
+    name: "session cookie",
+    headers: () => ({ cookie, origin: new URL(system.url).origin }),
+    expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : "allowed"),
+  },
   {
     name: "session cookie from a foreign origin",
     headers: () => ({ cookie, origin: "https://evil.example" }),
-    expect: (op) => (op.method === "GET" ? "allowed" : 403),
+    expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : op.method === "GET" ? "allowed" : FORBIDDEN),
   },
-  { name: "API key with the scope", headers: (op) => bearer(keyFor.get(op.scope)!), expect: () => "allowed" },
-  { name: "API key without the scope", headers: (op) => bearer(keyFor.get(otherScope(op.scope))!), expect: () => 403 },
-  { name: "API key without scopes", headers: () => bearer(fullKey), expect: (op) => (GRANTED_ONLY.includes(op.scope) ? 403 : "allowed") },
-  { name: "expired API key", headers: () => bearer(expiredKey), expect: () => 401 },
-  { name: "revoked API key", headers: () => bearer(revokedKey), expect: () => 401 },
+  keyCase("API key with the scope", (op) => bearer(keyFor.get(op.scope)!), () => "allowed"),
+  keyCase("API key without the scope", (op) => bearer(keyFor.get(otherScope(op.scope))!), () => LACKS_SCOPE),
+  keyCase("API key without scopes", () => bearer(fullKey), (op) => (GRANTED_ONLY.includes(op.scope) ? LACKS_SCOPE : "allowed")),
+  { name: "expired API key", headers: () => bearer(expiredKey), expect: () => UNAUTHENTICATED },
+  { name: "revoked API key", headers: () => bearer(revokedKey), expect: () => UNAUTHENTICATED },
+  { name: "scale ingest token", headers: () => bearer(INGEST_TOKEN), expect: (op) => (ingestOnly(op) ? "allowed" : FORBIDDEN) },
 ];
 
 /** The stored form of the key in $1: SHA-256, base64url without padding. */
@@ -127,20 +187,21 @@ beforeAll(async () => {
   system = await startSystem({
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
-    // The matrix makes a few hundred requests and refusals a minute from one address: limits are another test's.
-    env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000" },
+    // The matrix makes hundreds of requests, refusals and sign-ins a minute from one address: limits are another test's.
+    env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN },
   });
   const email = `${uniqueTag("owner")}@example.com`;
   const issue = async (options: { scopes?: string[]; expiresInSeconds?: number } = {}) => (await system.key(email, options)).key;
   fullKey = await issue();
-  owner = client(system.url, fullKey);
-  intruder = client(system.url, (await system.account()).key);
+  cookie = await signIn(system.url, email);
+  owner = { email, api: client(system.url, fullKey), session: sessionClient(cookie) };
+  const stranger = await system.account();
+  intruder = sessionClient(await signIn(system.url, stranger.email));
   for (const scope of scopes) keyFor.set(scope, await issue({ scopes: [scope] }));
   expiredKey = await issue({ expiresInSeconds: 86_400 });
   await identitySql(`UPDATE api_key SET expires_at = now() - interval '1 second' WHERE key = ${STORED_KEY}`, [expiredKey]);
   revokedKey = await issue();
   await identitySql(`DELETE FROM api_key WHERE key = ${STORED_KEY}`, [revokedKey]);
-  cookie = await signIn(system.url, email);
 }, 120_000);
 afterAll(() => system?.stop());
 
@@ -179,12 +240,12 @@ describe("the access matrix", () => {
         expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
         return;
       }
-      expect(response.status, JSON.stringify(response.body)).toBe(outcome);
+      expect(response.status, JSON.stringify(response.body)).toBe(outcome.status);
       expect(typeof response.body.error).toBe("string");
       const challenge = response.headers.get("www-authenticate");
-      if (outcome === 401) expect(challenge).toMatch(/^Bearer /);
-      else if (credential.name.includes("foreign origin")) expect(challenge).toBeNull();
-      else expect(challenge).toBe(`Bearer error="insufficient_scope", scope="${op.scope}"`);
+      if (outcome.status === 401) expect(challenge).toMatch(/^Bearer /);
+      else if ("scope" in outcome) expect(challenge).toBe(`Bearer error="insufficient_scope", scope="${op.scope}"`);
+      else expect(challenge).toBeNull();
     });
   }
 });

@@ -1,33 +1,30 @@
-const LINK = /Sign-in link for (\S+): (\S+)/g;
+// A signed-in browser session in an integration test: the magic link the gateway prints (no SMTP_URL) is
+// caught on this process's stdout and followed, as a person would click it.
+import { vi } from "vitest";
 
-/**
- * Signs in as a browser does, through the gateway over HTTP: asks for a magic link, reads it where the gateway
- * prints it without SMTP (this process's stdout, since the system runs in it), follows it, and returns the
- * session cookie as a `Cookie` header value.
- */
-export const signIn = async (baseUrl: string, email: string): Promise<string> => {
+const LINK = /Sign-in link for (\S+): (\S+)/;
+
+/** Signs `email` in on the gateway at `baseUrl`; the `cookie` header value that carries the session. */
+export const signIn = async (baseUrl: string, email: string, userAgent = "test-browser"): Promise<string> => {
   const printed: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    for (const [, to, url] of text.matchAll(LINK)) if (to === email && url) printed.push(url);
-    return write(chunk, ...rest);
+  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    printed.push(String(chunk));
+    return true;
   });
   try {
-    const origin = new URL(baseUrl).origin;
-    const asked = await fetch(new URL("/api/auth/sign-in/magic-link", baseUrl), {
+    const asked = await fetch(`${baseUrl}/api/auth/sign-in/magic-link`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin },
-      body: JSON.stringify({ email, callbackURL: "/" }),
+      headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
+      body: JSON.stringify({ email }),
     });
-    if (asked.status !== 200) throw new Error(`asking for a magic link answered ${asked.status}: ${await asked.text()}`);
+    if (asked.status !== 200) throw new Error(`magic-link request answered ${asked.status}: ${await asked.text()}`);
   } finally {
-    process.stdout.write = write;
+    stdout.mockRestore();
   }
-  const link = printed.at(-1);
+  const link = printed.map((line) => LINK.exec(line)).find((match) => match?.[1] === email)?.[2];
   if (!link) throw new Error(`no sign-in link was printed for ${email}`);
-  const followed = await fetch(link, { redirect: "manual" });
-  const cookie = followed.headers.getSetCookie().map((c) => c.split(";")[0] ?? "").find((c) => c.includes("session_token="));
-  if (!cookie) throw new Error(`following the link answered ${followed.status} without a session cookie`);
+  const verified = await fetch(link, { redirect: "manual", headers: { "user-agent": userAgent } });
+  const cookie = verified.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.includes("session_token="));
+  if (!cookie) throw new Error(`following the link answered ${verified.status} without a session cookie`);
   return cookie;
 };

@@ -79,21 +79,15 @@ export const startSystem = async (options: SystemOptions) => {
     workouts: await workouts.listen({ host: "127.0.0.1", port: 0 }),
     coach: await coach.listen({ host: "127.0.0.1", port: 0 }),
   };
-  const gateway = await buildGateway({
-    config: loadGatewayConfig({
-      ...env,
-      BODY_METRICS_URL: services.bodyMetrics,
-      NUTRITION_URL: services.nutrition,
-      WORKOUTS_URL: services.workouts,
-    }),
-    bus,
-  });
+  const gatewayEnv = { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition, WORKOUTS_URL: services.workouts };
+  const gateway = await buildGateway({ config: loadGatewayConfig(gatewayEnv), bus });
   const url = await gateway.listen({ host: "127.0.0.1", port });
   const issueKey = async (email: string, options: IssueKeyOptions = {}) => {
     const issued = await requestAccountKey(adminSocketPath(dataDir), email, options);
     if (!issued) throw new Error("the gateway's admin socket did not answer");
     return issued;
   };
+  const replicas: { close(): Promise<unknown>; dataDir: string }[] = [];
 
   return {
     url,
@@ -104,7 +98,25 @@ export const startSystem = async (options: SystemOptions) => {
     account: (scopes?: string[]) => issueKey(`${uniqueTag("user")}@example.com`, scopes ? { scopes } : {}),
     /** Another key for an account (created if new), as `pnpm create-key` issues it. */
     key: issueKey,
+    /**
+     * One more gateway on the same database, bus and secrets, as a second replica behind a load balancer would
+     * be (its own port and DATA_DIR, for its admin socket). Not in embedded mode: PGlite has one user.
+     */
+    replica: async () => {
+      const replicaDir = await mkdtemp(join(tmpdir(), "fit-replica-"));
+      const replicaPort = await freePort();
+      const app = await buildGateway({
+        config: loadGatewayConfig({ ...gatewayEnv, DATA_DIR: replicaDir, PUBLIC_URL: `http://127.0.0.1:${replicaPort}` }),
+        bus,
+      });
+      replicas.push({ close: () => app.close(), dataDir: replicaDir });
+      return app.listen({ host: "127.0.0.1", port: replicaPort });
+    },
     stop: async () => {
+      for (const replica of replicas) {
+        await replica.close();
+        await rm(replica.dataDir, { recursive: true, force: true });
+      }
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
       // A shared bus is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.

@@ -35,6 +35,23 @@ export const WeightEdit = z
   })
   .meta({ id: "WeightEdit" });
 
+/** A reading a scale sends (`POST /api/ingest/weight`): the account by email, the same bounds as a manual one. */
+export const WeightIngest = z
+  .object({
+    email: z.email({ error: "email must be an email address" }).transform((e) => e.toLowerCase()),
+    weightKg: WeightKg,
+    bodyFatPct: BodyFatPct.optional(),
+    ts: TimestampMs.optional().meta({ description: "When the reading was taken; default now." }),
+    externalId: z
+      .string({ error: "externalId must be a string of 1 to 200 characters" })
+      .trim()
+      .min(1, { error: "externalId must be 1 to 200 characters" })
+      .max(200, { error: "externalId must be 1 to 200 characters" })
+      .optional()
+      .meta({ description: "The scale's own id of the reading; a repeat is stored once. Without it, (email, ts) is the key." }),
+  })
+  .meta({ id: "WeightIngest" });
+
 export const WeightSource = z.enum(["manual", "scale"]);
 
 export const WeightReading = z
@@ -164,6 +181,15 @@ export const bodyMetricsBus = {
     service: "body-metrics",
     request: z.object({ accountId, date: CalendarDate }),
     reply: z.object({ weight: WeightSummary.nullable(), targets: Targets.nullable() }),
+  }),
+  /** A scale's reading for an account the gateway resolved; stored once per (account, externalId or ts). */
+  ingestWeight: defineEndpoint({
+    subject: "body-metrics.weight.ingest",
+    service: "body-metrics",
+    request: z.object({
+      accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: TimestampMs, externalId: z.string().min(1).max(200).nullable(),
+    }),
+    reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),
   measurementsLatest: defineEndpoint({
     subject: "body-metrics.measurements-latest.get",

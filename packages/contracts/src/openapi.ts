@@ -27,10 +27,10 @@ const errorResponse = (status: number) => ({
   content: { "application/json": { schema: ErrorEnvelope } },
 });
 
-const accountSecurity = (op: Operation): Record<string, string[]>[] => [
-  { sessionCookie: [] },
-  { apiKey: [op.scope] },
-];
+const accountSecurity = (op: Operation): Record<string, string[]>[] =>
+  op.credential === "session" ? [{ sessionCookie: [] }]
+  : op.credential === "ingest-token" ? [{ ingestToken: [] }]
+  : [{ sessionCookie: [] }, { apiKey: [op.scope] }];
 
 /** JSON for every body; an upload route also takes its files as raw bytes. */
 const requestContent = (op: Operation) => ({
@@ -116,6 +116,11 @@ export const buildOpenApiDocument = ({ version, serverUrl }: OpenApiOptions) => 
           type: "http",
           scheme: "bearer",
           description: `API key as \`Authorization: Bearer <key>\`. Optional scopes: ${scopes.join(", ")}. No scopes means full access.`,
+        },
+        ingestToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The shared scale-ingest token (`INGEST_TOKEN`), accepted by POST /api/ingest/weight alone.",
         },
       },
     },

@@ -2,9 +2,10 @@ import type { z } from "zod";
 import { Ack, CreatedAck, IdParams } from "./common.ts";
 import {
   MeasurementCreate, MeasurementListQuery, MeasurementPage, Targets, TargetsInput,
-  WeightCreate, WeightEdit, WeightListQuery, WeightPage,
+  WeightCreate, WeightEdit, WeightIngest, WeightListQuery, WeightPage,
 } from "./body-metrics.ts";
 import { AgentQuery, AgentReply, AgentRequest, CoachUsage } from "./coach.ts";
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, RevokedCount, SessionList } from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
   DailyTotalList, FoodDescribe, FoodDescribed, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
@@ -37,6 +38,13 @@ export interface Operation {
   readonly response: z.ZodType;
   /** HTTP statuses of the error envelope this operation documents beyond the common ones. */
   readonly errors: readonly number[];
+  /**
+   * Which credential may call it, when not the default (a session cookie, an API key or an agent token holding
+   * `scope`): `session` only a signed-in session (403 for any other credential), `ingest-token` only the shared
+   * scale-ingest token (docs/decisions/0020-keys-and-sessions-managed-by-their-owner.md,
+   * docs/decisions/0021-scale-ingest-token.md).
+   */
+  readonly credential?: "session" | "ingest-token";
   /** A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB). */
   readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[] };
 }
@@ -189,6 +197,54 @@ export const operations = {
       "totals of the week's workouts (ISO week of `date`, UTC). " +
       "503 when a service does not answer in time (no partial snapshot: a blank tile would read as 'nothing logged').",
     query: DashboardQuery, response: Dashboard, errors: [400, 503],
+  }),
+  createApiKey: define({
+    id: "createApiKey", method: "POST", path: "/api/keys", service: "gateway", tag: "API keys", scope: "keys",
+    summary: "Create an API key",
+    description: "Answers the key once (`key`); only its hash is stored. A key never gets a scope the calling credential " +
+      "lacks (403): a session may grant any; a key needs the `keys` scope and holds only what it was granted. Omitted " +
+      "`scopes` (every data scope) needs a caller with every data scope. `keys` and `account` are held only when named.",
+    body: ApiKeyCreate, response: ApiKeyCreated, errors: [400, 413, 415],
+  }),
+  listApiKeys: define({
+    id: "listApiKeys", method: "GET", path: "/api/keys", service: "gateway", tag: "API keys", scope: "keys",
+    summary: "List the account's API keys",
+    description: "Newest first; never the key nor its hash. `lastUsedAt` is recorded at most once a minute per key, so " +
+      "it may lag a minute behind the last request.",
+    response: ApiKeyList, errors: [],
+  }),
+  revokeApiKey: define({
+    id: "revokeApiKey", method: "DELETE", path: "/api/keys/:id", service: "gateway", tag: "API keys", scope: "keys",
+    summary: "Revoke an API key", description: "Deleted at once: its next request, on any gateway, is a 401.",
+    params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  listSessions: define({
+    id: "listSessions", method: "GET", path: "/api/sessions", service: "gateway", tag: "Sessions", scope: "account",
+    credential: "session", summary: "List the account's signed-in sessions",
+    description: "Unexpired sessions, newest first; `current` marks the one making this request. Session cookie only: " +
+      "an API key or agent token gets 403.",
+    response: SessionList, errors: [],
+  }),
+  revokeSession: define({
+    id: "revokeSession", method: "DELETE", path: "/api/sessions/:id", service: "gateway", tag: "Sessions", scope: "account",
+    credential: "session", summary: "Revoke a session",
+    description: "Signs that session out at once: its next request, on any gateway, is a 401. Session cookie only.",
+    params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  revokeOtherSessions: define({
+    id: "revokeOtherSessions", method: "POST", path: "/api/sessions/revoke-others", service: "gateway", tag: "Sessions",
+    scope: "account", credential: "session", summary: "Revoke every session but this one",
+    description: "Signs out every other device at once. Session cookie only.",
+    response: RevokedCount, errors: [],
+  }),
+  ingestWeight: define({
+    id: "ingestWeight", method: "POST", path: "/api/ingest/weight", service: "gateway", tag: "Weight", scope: "weight:write",
+    credential: "ingest-token", summary: "Scale ingest: log a weigh-in for an account by email",
+    description: "Only `Authorization: Bearer <INGEST_TOKEN>` (the token is refused with 403 on every other route). 404 " +
+      "when no token is configured, or when the email is not an account. A repeat of (email, externalId), or without " +
+      "externalId of (email, ts), is acknowledged and stored once (the first reading wins). Stored with source `scale`; " +
+      "rate-limited per account like the API.",
+    body: WeightIngest, response: Ack, errors: [400, 404, 413, 415, 503],
   }),
 } satisfies Record<string, Operation>;
 

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
 import { buildService } from "@fit/service-kit";
 import type { BodyMetricsConfig } from "./config.ts";
+import { serveWeightIngest } from "./handlers/ingest.ts";
 import { serveBodyMetricsQueries } from "./handlers/queries.ts";
 import { measurementRoutes } from "./routes/measurements.ts";
 import { targetRoutes } from "./routes/targets.ts";
@@ -22,7 +23,7 @@ export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; b
         weightRoutes(context);
         measurementRoutes(context);
         targetRoutes(context);
-        return serveBodyMetricsQueries(context.bus, context.store);
+        return [...serveBodyMetricsQueries(context.bus, context.store), serveWeightIngest(context)];
       },
     },
     { config, bus },

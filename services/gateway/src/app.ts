@@ -4,6 +4,7 @@ import type { Bus } from "@fit/bus";
 import { AppError } from "@fit/contracts";
 import { buildService, type ServiceDatabase } from "@fit/service-kit";
 import { authorize, identify } from "./auth/authenticate.ts";
+import { ingestTokenMatcher } from "./auth/ingest-token.ts";
 import { installRateLimits } from "./auth/rate-limits.ts";
 import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
@@ -13,7 +14,10 @@ import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
 import { forwardRoutes } from "./routes/forward.ts";
+import { ingestRoute } from "./routes/ingest.ts";
+import { keyRoutes } from "./routes/keys.ts";
 import { openApiRoute } from "./routes/openapi.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
 import { createIdentityStore } from "./store/identity-store.ts";
 
 const SERVICE = "gateway";
@@ -44,6 +48,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           logger: app.log,
         });
         const limits = await installRateLimits(app, config);
+        const isIngestToken = ingestTokenMatcher(config.INGEST_TOKEN);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
         authRoutesPlugin(app, {
           identity,
@@ -52,11 +57,13 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           limits: [limits.signInPerAddress, limits.signInPerEmail],
         });
         await app.register(async (api) => {
-          api.addHook("onRequest", identify({ identity, trustedOrigins, refused: limits.refusedPerAddress }));
+          api.addHook("onRequest", identify({ identity, trustedOrigins, refused: limits.refusedPerAddress, isIngestToken }));
           api.addHook("onRequest", limits.perAccount);
           api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET }));
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
+          keyRoutes(api, { identity, store });
+          sessionRoutes(api, { store });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.
           api.all("/api/*", async () => {
@@ -65,6 +72,14 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           await api.register(forwardRoutes, {
             upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL },
           });
+        });
+        await ingestRoute(app, {
+          bus,
+          store,
+          isIngestToken,
+          timeoutMs: config.INGEST_TIMEOUT_MS,
+          perAccount: limits.perAccount,
+          refused: limits.refusedPerAddress,
         });
         const admin = await startAdminSocket({ path: adminSocketPath(config.DATA_DIR), identity, logger: app.log });
         return [{ stop: () => admin.close() }];

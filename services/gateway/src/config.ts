@@ -32,6 +32,10 @@ const gatewayEnv = baseEnv(3000).extend({
   DASHBOARD_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2000),
   /** How long /api/agent waits for the coach: above its model timeout plus one retry, below the 30 s request limit. */
   COACH_TIMEOUT_MS: z.coerce.number().int().min(100).max(29_000).default(25_000),
+  /** The scale-ingest token (POST /api/ingest/weight); unset, that route answers 404. */
+  INGEST_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  /** How long an ingested reading may take body-metrics to store. */
+  INGEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(29_000).default(5000),
 });
 
 /** Unset, the public address is where the gateway listens (a wildcard address is reached as localhost). */

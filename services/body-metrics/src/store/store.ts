@@ -64,6 +64,23 @@ export const createStore = (db: Database) => {
       ]);
     },
 
+    /**
+     * Stores a scale's reading unless the account already has one under `externalId` (the unique key on
+     * (account_id, external_id)); its event only with a new row. False for a repeat.
+     */
+    async ingestReading(reading: NewReading & { externalId: string }): Promise<boolean> {
+      return prisma.$transaction(async (tx) => {
+        const { count } = await tx.weightReading.createMany({ data: [{ ...reading, ts: new Date(reading.ts) }], skipDuplicates: true });
+        if (count === 0) return false;
+        await tx.outboxEvent.create({
+          data: outboxRow(bodyMetricsEvents.weightLogged, {
+            accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
+          }),
+        });
+        return true;
+      });
+    },
+
     async setReadingNote(accountId: string, id: string, note: string | null): Promise<boolean> {
       const { count } = await prisma.weightReading.updateMany({ where: { id, accountId }, data: { note } });
       return count > 0;

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "@fit/contracts";
 import { signAssertion } from "@fit/service-kit";
 import type { AuthenticatedCaller, Credential } from "../identity/credential.ts";
+import type { IngestTokenMatcher } from "./ingest-token.ts";
 import { hasScope, insufficientScopeHeader } from "./scopes.ts";
 
 declare module "fastify" {
@@ -22,16 +23,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Who is calling: an unknown caller is a 401. A cookie-authenticated write from an origin that is not trusted
  * is a 403 (CSRF defence; bearer credentials are not sent by browsers on their own, so they need none).
+ * The scale-ingest token is valid only on its own route: anywhere else it is a 403, not a 401.
  * Every refusal is counted by `refused` (per client address), so guessing keys or flooding unknown paths
  * without a credential meets a 429 like any other flood.
  */
-export const identify = ({ identity, trustedOrigins, refused }: {
+export const identify = ({ identity, trustedOrigins, refused, isIngestToken }: {
   identity: CallerResolver;
   trustedOrigins: readonly string[];
   refused: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  isIngestToken?: IngestTokenMatcher | null;
 }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     try {
+      if (isIngestToken?.(request.headers.authorization)) {
+        throw new AppError("forbidden", "the ingest token is accepted by POST /api/ingest/weight only");
+      }
       const { credential, ...caller } = await callerOf(request, identity, trustedOrigins);
       request.caller = caller;
       request.credential = credential;
@@ -55,12 +61,16 @@ const callerOf = async (request: FastifyRequest, identity: CallerResolver, trust
 
 /**
  * May they: only operations in the contracts have routes (anything else is a 404, so nothing missing from
- * /openapi.json can be called), and the credential must carry the operation's scope (403 naming it).
+ * /openapi.json can be called), a session-only operation needs a session, and the credential must carry the
+ * operation's scope (403 naming it).
  */
 export const authorize = ({ assertionSecret }: { assertionSecret: string }) =>
   async (request: FastifyRequest, reply: FastifyReply) => {
     const op = request.routeOptions.config.operation;
     if (!op) throw new AppError("not_found", "not found");
+    if (op.credential === "session" && request.credential.kind !== "session") {
+      throw new AppError("forbidden", "only a signed-in session may do this, not an API key or agent token");
+    }
     if (!hasScope({ ...request.caller, credential: request.credential }, op.scope)) {
       void reply.header("www-authenticate", insufficientScopeHeader(op.scope));
       throw new AppError("forbidden", `this credential lacks the ${op.scope} scope`);

@@ -1,4 +1,4 @@
-import { grantedOnlyScopes, type Scope } from "@fit/contracts";
+import { grantedOnlyScopes, scopes as allScopes, type Scope } from "@fit/contracts";
 import type { AuthenticatedCaller } from "../identity/credential.ts";
 
 /**
@@ -10,3 +10,13 @@ export const hasScope = ({ scopes, credential }: AuthenticatedCaller, scope: Sco
   scopes === null ? credential.kind === "session" || !grantedOnlyScopes.includes(scope) : scopes.includes(scope);
 
 export const insufficientScopeHeader = (scope: Scope) => `Bearer error="insufficient_scope", scope="${scope}"`;
+
+/** What a key without scopes holds: every scope but the granted-only ones. */
+const dataScopes = allScopes.filter((scope) => !grantedOnlyScopes.includes(scope));
+
+/**
+ * The first of `requested` (undefined: a key without scopes, i.e. every data scope) this credential does not
+ * hold itself, or null: a key is never worth more than the credential that made it.
+ */
+export const ungrantableScope = (caller: AuthenticatedCaller, requested: readonly Scope[] | undefined): Scope | null =>
+  (requested ?? dataScopes).find((scope) => !hasScope(caller, scope)) ?? null;

@@ -38,12 +38,14 @@ export const hashApiKey = (key: string): string => createHash("sha256").update(k
 /** How many unknown keys are remembered, and for how long: enough to absorb a guessing flood, bounded in memory. */
 const UNKNOWN_KEYS_MAX = 10_000;
 const UNKNOWN_KEY_TTL_MS = 5 * 60_000;
+/** `lastUsedAt` is written at most this often per key, so a busy key costs one UPDATE a minute, not one a request. */
+const LAST_USE_RESOLUTION_MS = 60_000;
 
 /**
  * Resolves API keys to callers. A key that matches no row is remembered for a while, so a client repeating a
  * wrong or revoked key costs one database lookup, not one per request (a new key is random: never remembered).
  */
-export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
+export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey" | "touchApiKey">) {
   const unknown = new Map<string, number>();
   const remember = (hash: string, now: number) => {
     if (unknown.size >= UNKNOWN_KEYS_MAX) unknown.delete(unknown.keys().next().value as string);
@@ -61,11 +63,21 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
     if (row.enabled === false) throw unauthenticated("is disabled");
     if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthenticated("has expired");
     if (row.remaining === 0 && row.refillAmount === null) throw unauthenticated("has no uses left");
-    return { accountId: row.accountId, email: row.email, scopes: scopesOf(row.permissions), credential: { kind: "api_key", id: row.id } };
+    const scopes = scopesOf(row.permissions);
+    if (!row.lastRequest || now - row.lastRequest.getTime() >= LAST_USE_RESOLUTION_MS) await store.touchApiKey(row.id);
+    return { accountId: row.accountId, email: row.email, scopes, credential: { kind: "api_key", id: row.id } };
   };
 }
 
 function scopesOf(permissions: string | null): string[] | null {
+  const scopes = keyScopes(permissions);
+  // Fail closed: a key whose scopes cannot be read must not fall back to full access.
+  if (scopes === undefined) throw unauthenticated("has unreadable scopes");
+  return scopes;
+}
+
+/** A key's scopes from its `permissions` column: null for a full-access key, undefined when unreadable. */
+export function keyScopes(permissions: string | null): string[] | null | undefined {
   if (permissions === null) return null;
   let parsed: unknown;
   try {
@@ -74,7 +86,5 @@ function scopesOf(permissions: string | null): string[] | null {
     parsed = undefined;
   }
   const result = KeyPermissions.safeParse(parsed);
-  // Fail closed: a key whose scopes cannot be read must not fall back to full access.
-  if (!result.success) throw unauthenticated("has unreadable scopes");
-  return result.data.scopes;
+  return result.success ? result.data.scopes : undefined;
 }

@@ -62,6 +62,9 @@ export function createAuth(options: AuthOptions) {
         rateLimit: { enabled: false },
         // Scopes travel in `permissions`, which only server-side calls may set.
         enableMetadata: false,
+        // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts).
+        maximumNameLength: 100,
+        keyExpiration: { maxExpiresIn: 3650 },
       }),
     ],
   });

@@ -2,7 +2,7 @@
 import { bearerKey, createApiKeyResolver } from "./api-key-credential.ts";
 import { createAuth, type Auth, type AuthOptions } from "./auth.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
-import { issueAccountKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
+import { issueAccountKey, issueKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
 import { resolveSession, sessionCookieIn } from "./session-credential.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
@@ -23,10 +23,12 @@ export interface Identity {
   resolveCaller(headers: CredentialHeaders): Promise<AuthenticatedCaller | null>;
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
+  /** A key for an existing account (POST /api/keys); the caller has checked the scopes it may grant. */
+  issueKey(accountId: string, options: IssueKeyOptions): ReturnType<typeof issueKey>;
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
-  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "retireOlderMagicLinks">;
+  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks">;
   logger?: IdentityLogger;
 };
 
@@ -42,5 +44,6 @@ export function createIdentity(options: IdentityOptions): Identity {
       return resolveSession(auth, cookie);
     },
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
+    issueKey: (accountId, issueOptions) => issueKey(auth, accountId, issueOptions),
   };
 }

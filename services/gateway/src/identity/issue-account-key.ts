@@ -1,16 +1,16 @@
-// Server-side key issuing for operators (the create-key CLI, the admin socket): creates the account when the
-// email is new, then a key for it. The account id is passed to better-auth only here, in code no client
-// reaches (docs/security.md#5-scopes).
+// Server-side key issuing: for operators (the create-key CLI, the admin socket), creating the account when the
+// email is new; and for a signed-in owner (POST /api/keys), whose account id the gateway resolved. The account
+// id is passed to better-auth only here, in code no client reaches (docs/security.md#5-scopes).
 import { z } from "zod";
 import { AppError, scopes as knownScopes } from "@fit/contracts";
 import type { Auth } from "./auth.ts";
 
 export interface IssueKeyOptions {
-  /** Shown in key lists; 1–32 characters. */
+  /** Shown in key lists; 1–100 characters. */
   name?: string | undefined;
   /** Omitted: full access. */
   scopes?: string[] | undefined;
-  /** Omitted: never expires. Otherwise 1 day to 365 days (the plugin's bounds). */
+  /** Omitted: never expires. Otherwise 1 day to 3650 days (the plugin's bounds, set in auth.ts). */
   expiresInSeconds?: number | undefined;
 }
 
@@ -23,29 +23,37 @@ export interface IssuedKey {
   created: boolean;
 }
 
-const Input = z.object({
-  email: z.email().transform((e) => e.toLowerCase()),
-  name: z.string().trim().min(1).max(32).optional(),
+const Options = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
   scopes: z.array(z.enum(knownScopes)).min(1, "give at least one scope, or none for full access").optional(),
-  expiresInSeconds: z.number().int().min(86_400).max(365 * 86_400).optional(),
+  expiresInSeconds: z.number().int().min(86_400).max(3650 * 86_400).optional(),
 });
+const Input = Options.extend({ email: z.email().transform((e) => e.toLowerCase()) });
 
-export async function issueAccountKey(auth: Auth, email: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
-  const parsed = Input.safeParse({ email: email.trim(), ...options });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("validation", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
-  }
-  const input = parsed.data;
-  const { user, created } = await findOrCreateAccount(auth, input.email);
-  const issued = await auth.api.createApiKey({
+const parse = <T extends z.ZodType>(schema: T, input: unknown): z.output<T> => {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError("validation", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
+};
+
+/** A new key for an existing account; the plugin's record, with the key itself (shown once). */
+export async function issueKey(auth: Auth, accountId: string, options: IssueKeyOptions = {}) {
+  const input = parse(Options, options);
+  return auth.api.createApiKey({
     body: {
-      userId: user.id,
+      userId: accountId,
       ...(input.name ? { name: input.name } : {}),
       ...(input.expiresInSeconds ? { expiresIn: input.expiresInSeconds } : {}),
       ...(input.scopes ? { permissions: { scopes: [...new Set(input.scopes)] } } : {}),
     },
   });
+}
+
+export async function issueAccountKey(auth: Auth, email: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
+  const { email: address, ...keyOptions } = parse(Input, { email: email.trim(), ...options });
+  const { user, created } = await findOrCreateAccount(auth, address);
+  const issued = await issueKey(auth, user.id, keyOptions);
   return { accountId: user.id, email: user.email, key: issued.key, created };
 }
 

@@ -11,8 +11,29 @@ export interface ApiKeyRow {
   remaining: number | null;
   refillAmount: number | null;
   permissions: string | null;
+  lastRequest: Date | null;
   accountId: string;
   email: string;
+}
+
+/** A key as its owner lists it: never the key's hash. */
+export interface ApiKeyListing {
+  id: string;
+  name: string | null;
+  prefix: string | null;
+  start: string | null;
+  permissions: string | null;
+  createdAt: Date;
+  lastRequest: Date | null;
+  expiresAt: Date | null;
+}
+
+export interface SessionListing {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  ipAddress: string | null;
 }
 
 /**
@@ -31,10 +52,50 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
     async findApiKey(hash: string): Promise<ApiKeyRow | null> {
       const rows = await prisma.$queryRaw<ApiKeyRow[]>`
         SELECT k.id::text AS id, k.enabled, k.expires_at AS "expiresAt", k.remaining, k.refill_amount AS "refillAmount", k.permissions,
-               u.id::text AS "accountId", u.email
+               k.last_request AS "lastRequest", u.id::text AS "accountId", u.email
         FROM api_key k JOIN "user" u ON u.id = k.reference_id
         WHERE k.key = ${hash}`;
       return rows[0] ?? null;
+    },
+    /**
+     * Records a key's use at most once a minute: the condition makes a racing replica's write a no-op, and the
+     * caller only asks when the row it read is older than that (docs/decisions/0020-keys-and-sessions-managed-by-their-owner.md).
+     */
+    async touchApiKey(id: string): Promise<void> {
+      await prisma.$executeRaw`
+        UPDATE api_key SET last_request = now()
+        WHERE id = ${id}::uuid AND (last_request IS NULL OR last_request < now() - interval '1 minute')`;
+    },
+    listApiKeys: (accountId: string): Promise<ApiKeyListing[]> =>
+      prisma.apikey.findMany({
+        where: { referenceId: accountId },
+        select: { id: true, name: true, prefix: true, start: true, permissions: true, createdAt: true, lastRequest: true, expiresAt: true },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+    /** Deletes one of the account's keys; false when the account has no key by that id. */
+    async deleteApiKey(accountId: string, id: string): Promise<boolean> {
+      const { count } = await prisma.apikey.deleteMany({ where: { id, referenceId: accountId } });
+      return count > 0;
+    },
+    listSessions: (accountId: string, now: Date): Promise<SessionListing[]> =>
+      prisma.session.findMany({
+        where: { userId: accountId, expiresAt: { gt: now } },
+        select: { id: true, createdAt: true, expiresAt: true, userAgent: true, ipAddress: true },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+    /** Deletes one of the account's sessions; false when the account has none by that id. */
+    async deleteSession(accountId: string, id: string): Promise<boolean> {
+      const { count } = await prisma.session.deleteMany({ where: { id, userId: accountId } });
+      return count > 0;
+    },
+    /** Deletes every session of the account but `keepId`; how many went. */
+    async deleteOtherSessions(accountId: string, keepId: string): Promise<number> {
+      const { count } = await prisma.session.deleteMany({ where: { userId: accountId, id: { not: keepId } } });
+      return count;
+    },
+    /** The account behind an email (stored lower-cased), or null. */
+    async findAccountByEmail(email: string): Promise<{ id: string; email: string } | null> {
+      return prisma.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true, email: true } });
     },
     /**
      * Leaves only the newest magic link of an email usable: asking for a link again retires the older ones.

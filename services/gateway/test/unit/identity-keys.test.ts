@@ -80,16 +80,18 @@ describe("resolveCaller with an API key", () => {
     expect(JSON.parse(row.permissions ?? "null")).toEqual({ scopes: ["weight:read", "dashboard:read"] });
   });
 
-  it("costs one read and writes nothing", async () => {
+  it("costs one read, and writes only its last use, at most once a minute", async () => {
     const { key, accountId } = await identity.issueAccountKey(freshEmail());
     const before = await h.prisma.apikey.findFirstOrThrow({ where: { referenceId: accountId } });
     h.queries.reset();
     await identity.resolveCaller(bearer(key));
     await identity.resolveCaller(bearer(key));
-    expect(h.queries.count).toBe(2);
-    expect(h.queries.sql.every((sql) => /^\s*SELECT/i.test(sql))).toBe(true);
+    await identity.resolveCaller(bearer(key));
+    expect(h.queries.count).toBe(4);
+    expect(h.queries.sql.filter((sql) => !/^\s*SELECT/i.test(sql))).toEqual([expect.stringMatching(/^\s*UPDATE api_key SET last_request/)]);
     const after = await h.prisma.apikey.findFirstOrThrow({ where: { referenceId: accountId } });
-    expect(after).toEqual(before);
+    expect(after.lastRequest).not.toBeNull();
+    expect({ ...after, lastRequest: null }).toEqual(before);
   });
 
   it("refuses a revoked (deleted) key", async () => {

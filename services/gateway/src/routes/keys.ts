@@ -1,0 +1,41 @@
+import { ack, AppError, operations } from "@fit/contracts";
+import { serveOperation, type HttpApp } from "@fit/service-kit";
+import { ungrantableScope } from "../auth/scopes.ts";
+import { apiKeyView } from "../domain/api-keys.ts";
+import type { Identity } from "../identity/identity.ts";
+import type { IdentityStore } from "../store/identity-store.ts";
+
+interface KeyRoutesOptions {
+  identity: Pick<Identity, "issueKey">;
+  store: Pick<IdentityStore, "listApiKeys" | "deleteApiKey">;
+}
+
+/** The account's own API keys: create (the key shown once), list, revoke (docs/decisions/0020-keys-and-sessions-managed-by-their-owner.md). */
+export const keyRoutes = (app: HttpApp, { identity, store }: KeyRoutesOptions) => {
+  serveOperation(app, operations.createApiKey, async ({ body, caller, request }) => {
+    const beyond = ungrantableScope({ ...caller, credential: request.credential }, body.scopes);
+    if (beyond) throw new AppError("forbidden", `this credential cannot grant ${body.scopes ? `the ${beyond} scope` : "full data access"}: it does not hold it`);
+    const issued = await identity.issueKey(caller.accountId, {
+      name: body.name,
+      scopes: body.scopes,
+      expiresInSeconds: body.expiresInDays === undefined ? undefined : body.expiresInDays * 86_400,
+    });
+    return {
+      id: issued.id,
+      name: issued.name,
+      prefix: issued.prefix,
+      start: issued.start,
+      scopes: body.scopes ?? null,
+      createdAt: issued.createdAt.getTime(),
+      expiresAt: issued.expiresAt?.getTime() ?? null,
+      key: issued.key,
+    };
+  });
+
+  serveOperation(app, operations.listApiKeys, async ({ caller }) => (await store.listApiKeys(caller.accountId)).map(apiKeyView));
+
+  serveOperation(app, operations.revokeApiKey, async ({ params, caller }) => {
+    if (!(await store.deleteApiKey(caller.accountId, params.id))) throw new AppError("not_found", "API key not found");
+    return ack;
+  });
+};

@@ -1,0 +1,38 @@
+import { ack, AppError, operations } from "@fit/contracts";
+import { serveOperation, type HttpApp } from "@fit/service-kit";
+import type { IdentityStore } from "../store/identity-store.ts";
+
+/**
+ * The account's signed-in sessions. Only a session reaches these (the operations are `credential: "session"`),
+ * so `request.credential` is the session making the request. A deleted session row is a 401 at its next request
+ * on any gateway: sessions are read from the database on every request, never from a cookie cache.
+ */
+export const sessionRoutes = (app: HttpApp, { store }: { store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions"> }) => {
+  const currentSession = (credential: { kind: string; id: string }) => {
+    if (credential.kind !== "session") throw new AppError("forbidden", "only a signed-in session may do this");
+    return credential.id;
+  };
+
+  serveOperation(app, operations.listSessions, async ({ caller, request }) => {
+    const current = currentSession(request.credential);
+    const sessions = await store.listSessions(caller.accountId, new Date());
+    return sessions.map((s) => ({
+      id: s.id,
+      createdAt: s.createdAt.getTime(),
+      expiresAt: s.expiresAt.getTime(),
+      userAgent: s.userAgent,
+      ipAddress: s.ipAddress,
+      current: s.id === current,
+    }));
+  });
+
+  serveOperation(app, operations.revokeSession, async ({ params, caller }) => {
+    if (!(await store.deleteSession(caller.accountId, params.id))) throw new AppError("not_found", "session not found");
+    return ack;
+  });
+
+  serveOperation(app, operations.revokeOtherSessions, async ({ caller, request }) => ({
+    ok: true as const,
+    revoked: await store.deleteOtherSessions(caller.accountId, currentSession(request.credential)),
+  }));
+};
