@@ -11,13 +11,19 @@ export const CreatedAck = z
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** A real calendar day: `2026-02-30` and `today` are refused, not rolled over. */
+/**
+ * A real calendar day of the years 0001 to 9999: `2026-02-30` and `today` are refused, not rolled over. Year 0
+ * is refused because the week of 0001-01-01 starts on that Monday, so no day a service derives from a valid
+ * one leaves the four-digit years.
+ */
 export const isCalendarDate = (value: string): boolean => {
   const match = DAY.exec(value);
   if (!match) return false;
   const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 };
 
 export const CalendarDate = z

@@ -6,8 +6,10 @@ import {
 } from "../../src/index.ts";
 
 describe("calendar days", () => {
-  it.each(["2026-02-28", "2024-02-29", "2026-12-31"])("accepts %s", (day) => expect(isCalendarDate(day)).toBe(true));
-  it.each(["2026-02-30", "2025-02-29", "today", "2026-1-1", "2026-13-01", ""])("refuses %s", (day) =>
+  it.each(["2026-02-28", "2024-02-29", "2026-12-31", "0001-01-01", "0099-12-28", "0004-02-29", "9999-12-31"])("accepts %s", (day) =>
+    expect(isCalendarDate(day)).toBe(true),
+  );
+  it.each(["2026-02-30", "2025-02-29", "today", "2026-1-1", "2026-13-01", "", "0000-06-01", "0100-02-29"])("refuses %s", (day) =>
     expect(isCalendarDate(day)).toBe(false),
   );
 });

