@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { operationList } from "@fit/contracts";
 import { adminSocketPath, requestAccountKey } from "@fit/gateway";
 import { client } from "./support/http.ts";
-import { hostileRequests, type Context } from "./support/hostile/requests.ts";
-import { targets } from "./support/hostile/schema.ts";
+import { hostileRequests, READ_SCOPES, type Context } from "./support/hostile/requests.ts";
+import { ACCOUNT_A_EMAIL, targets } from "./support/hostile/schema.ts";
 import { report, sendAll } from "./support/hostile/send.ts";
-import { seed, snapshot } from "./support/hostile/state.ts";
+import { seed, seedCredentials, snapshot } from "./support/hostile/state.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 /**
@@ -21,6 +21,7 @@ import { startSystem, type System } from "./support/system.ts";
  * next run: HOSTILE_SEED=<seed> reruns another batch, HOSTILE_REPORT=<file> writes every outcome as JSON.
  */
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_260_301);
+const INGEST_TOKEN = `hostile-ingest-${"t".repeat(32)}`;
 const REQUESTS = 10_000;
 const IN_FLIGHT = 8;
 
@@ -37,6 +38,7 @@ beforeAll(async () => {
       ),
       // A dashboard slowed by a busy CI machine answers 503 by design; that is no verdict on hostile input.
       DASHBOARD_TIMEOUT_MS: "30000",
+      INGEST_TOKEN,
     },
   });
 });
@@ -55,15 +57,21 @@ describe("hostile input", () => {
   });
 
   it(`answers ${REQUESTS} hostile requests in the envelope, without a 5xx or a leak, and refused ones change nothing`, async () => {
-    const [a, b] = [await system.account(), await system.account()];
+    const [a, b] = [await system.key(ACCOUNT_A_EMAIL), await system.account()];
     const [apiA, apiB] = [client(system.url, a.key), client(system.url, b.key)];
+    const [credentialsA, credentialsB] = [await seedCredentials(system.url, a.email, 8), await seedCredentials(system.url, b.email, 4)];
+    const ids = { A: await seed(apiA, 8), B: await seed(apiB, 4) };
+    ids.A = { ...ids.A, keys: credentialsA.keys, sessions: credentialsA.sessions };
+    ids.B = { ...ids.B, keys: credentialsB.keys, sessions: credentialsB.sessions };
     const ctx: Context = {
       keys: {
         A: a.key, B: b.key,
-        "B-read": await scopedKey(b.email, ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read"]),
+        "B-read": await scopedKey(b.email, READ_SCOPES),
         "B-scopeless": await scopedKey(b.email, ["coach"]),
       },
-      ids: { A: await seed(apiA, 8), B: await seed(apiB, 4) },
+      sessionA: credentialsA.cookie,
+      ingestToken: INGEST_TOKEN,
+      ids,
       accountB: b.accountId,
       origin: new URL(system.url).origin,
     };

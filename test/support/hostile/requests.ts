@@ -4,12 +4,18 @@ import { hostileQuery } from "./query.ts";
 import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
-type Credential = "A" | "B" | "B-read" | "B-scopeless" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items" | "workouts";
+type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "ingest" | "none" | "malformed";
+export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions";
+
+/** The scopes of the `B-read` key: every read scope of the data. */
+export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read"];
 
 export interface Context {
   /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every scope but `coach`. */
   keys: Record<"A" | "B" | "B-read" | "B-scopeless", string>;
+  /** Account A's session cookie (signed in by magic link), and the scale-ingest token. */
+  sessionA: string;
+  ingestToken: string;
   /** Ids of things each account really owns, so hostile writes reach the store and not only the validator. */
   ids: Record<"A" | "B", Record<Resource, string[]>>;
   accountB: string;
@@ -41,8 +47,48 @@ const malformedCredentials: Record<string, string>[] = [
 
 const weighted = <T>(...entries: [number, T][]) => fc.oneof(...entries.map(([weight, value]) => ({ weight, arbitrary: fc.constant(value) })));
 
-const apiCredentials = weighted<Credential>([35, "A"], [25, "B"], [8, "B-read"], [7, "B-scopeless"], [10, "none"], [15, "malformed"]);
+const apiCredentials = weighted<Credential>(
+  [30, "A"], [25, "B"], [8, "B-read"], [7, "B-scopeless"], [8, "A-session"], [2, "ingest"], [10, "none"], [15, "malformed"],
+);
+/** Operations that only a session, or only the ingest token, may call get mostly that credential. */
+const onlyCredentials = { session: "A-session", "ingest-token": "ingest" } as const;
+const onlyCredential = (only: Credential, weight = 40) =>
+  weighted<Credential>([weight, only], [5, "A"], [5, "B"], [3, "A-session"], [3, "ingest"], [4, "none"], [4, "malformed"]);
+/** Scopes a key holds only when they are named: no key here names them, so A's session is their usual caller. */
+const GRANTED_ONLY = ["keys", "account"];
 const signInCredentials = weighted<Credential>([6, "none"], [2, "malformed"], [1, "A"]);
+
+/** Revoking every other session empties the pool revokeSession draws from: it is sent with A's session seldom. */
+const SELDOM = new Set(["revokeOtherSessions"]);
+
+const credentialsFor = (t: Target) => {
+  if (!t.scope) return signInCredentials;
+  if (SELDOM.has(t.id)) return onlyCredential("ingest", 1);
+  if (t.credential) return onlyCredential(onlyCredentials[t.credential]);
+  return GRANTED_ONLY.includes(t.scope) ? onlyCredential("A-session") : apiCredentials;
+};
+
+/** Whether the contract refuses this credential on this operation, whatever the request holds. */
+const refusesCredential = (t: Target, credential: Credential, write: boolean, origin: string | undefined, ctx: Context) => {
+  if (!t.scope) return false;
+  if (credential === "none" || credential === "malformed") return true;
+  if (t.credential === "ingest-token" || credential === "ingest") return !(t.credential === "ingest-token" && credential === "ingest");
+  if (credential === "A-session") return write && origin !== undefined && origin !== ctx.origin;
+  if (t.credential === "session" || GRANTED_ONLY.includes(t.scope)) return true;
+  if (credential === "B-scopeless") return t.scope !== "coach";
+  if (credential === "B-read") return !READ_SCOPES.includes(t.scope);
+  return false;
+};
+
+const credentialHeaders = (credential: Credential, ctx: Context, malformed: Record<string, string>): Record<string, string> => {
+  switch (credential) {
+    case "malformed": return malformed;
+    case "none": return {};
+    case "A-session": return { cookie: ctx.sessionA };
+    case "ingest": return { authorization: `Bearer ${ctx.ingestToken}` };
+    default: return { authorization: `Bearer ${ctx.keys[credential]}` };
+  }
+};
 
 /** Content types: [value or "none", whether a body sent with it must be refused]. */
 type ContentType = readonly [string, boolean];
@@ -75,14 +121,16 @@ const extraHeaders = weighted<Record<string, string>>(
   [1, { accept: "text/html" }], [1, { accept: "application/xml;q=1, */*;q=0" }], [1, { "accept-encoding": "gzip, br, zstd, identity;q=0" }],
 );
 
-const resources: [prefix: string, Resource][] = [["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"]];
+const resources: [prefix: string, Resource][] = [
+  ["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"], ["/api/keys", "keys"], ["/api/sessions", "sessions"],
+];
 const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
 
 const requestFor = (t: Target, ctx: Context) => {
   const noBody = (): BodyPlan => ({ text: undefined, refused: false, labels: [] });
   return fc
     .record({
-      credential: t.scope ? apiCredentials : signInCredentials,
+      credential: credentialsFor(t),
       malformed: fc.constantFrom(...malformedCredentials),
       id: ids,
       fallbackId: fc.uuid(),
@@ -96,9 +144,7 @@ const requestFor = (t: Target, ctx: Context) => {
       const { credential } = plan;
       const write = t.method !== "GET";
       const account = credential.startsWith("B") ? "B" : "A";
-      const credentialRefused = !!t.scope &&
-        (credential === "none" || credential === "malformed" || (credential === "B-scopeless" && t.scope !== "coach") ||
-          (credential === "B-read" && write));
+      const credentialRefused = refusesCredential(t, credential, write, plan.origin, ctx);
       let idKind = plan.id.kind;
       const hasId = t.path.includes(":id");
       let body = plan.body(false);
@@ -116,7 +162,7 @@ const requestFor = (t: Target, ctx: Context) => {
       const owned = t.method === "DELETE" ? pool[half + (plan.id.n % (pool.length - half))] : pool[plan.id.n % half];
       const id = idKind === "hostile" ? hostileIds[plan.id.n]! : idKind === "random" ? plan.fallbackId : owned!;
       const headers: Record<string, string> = {
-        ...(credential === "malformed" ? plan.malformed : credential === "none" ? {} : { authorization: `Bearer ${ctx.keys[credential]}` }),
+        ...credentialHeaders(credential, ctx, plan.malformed),
         ...(plan.origin !== undefined ? { origin: plan.origin } : {}),
         ...(body.text !== undefined && contentType !== "none" ? { "content-type": contentType } : {}),
         ...plan.extra,

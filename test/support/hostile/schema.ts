@@ -32,6 +32,8 @@ export interface Target {
   path: string;
   /** The scope an API key needs; none for the public sign-in route. */
   scope?: string;
+  /** Which credential alone may call it, when not any holding the scope (the contracts' `credential`). */
+  credential?: "session" | "ingest-token";
   body?: Schema;
   query: Parameter[];
 }
@@ -69,9 +71,12 @@ const signIn = authRoutes.find((route) => route.path === "/api/auth/sign-in/magi
 
 /** Every operation in the contracts, plus the sign-in route that takes a body from anyone. */
 export const targets: Target[] = [
-  ...operationList.map((op) => fromDocument(op.method, op.path, { scope: op.scope })),
+  ...operationList.map((op) => fromDocument(op.method, op.path, { scope: op.scope, ...(op.credential ? { credential: op.credential } : {}) })),
   fromDocument(signIn.method, signIn.path, {}),
 ];
+
+/** Account A's email: generated emails name it often, so a scale's reading for it (the ingest token) is accepted. */
+export const ACCOUNT_A_EMAIL = "hostile-a@example.com";
 
 /** Days the generated bodies and queries use, so the state check knows which days to read. */
 export const DATES = ["2026-03-01", "2026-03-02", "2026-03-03"];
@@ -94,7 +99,7 @@ const validAlternative = (s: Schema): fc.Arbitrary<unknown> => {
     default: {
       if (s.enum) return fc.constantFrom(...s.enum);
       if (isDay(s)) return fc.constantFrom(...DATES);
-      if (s.format === "email") return fc.nat({ max: 50 }).map((n) => `hostile-${n}@example.com`);
+      if (s.format === "email") return fc.oneof(fc.constant(ACCOUNT_A_EMAIL), fc.nat({ max: 50 }).map((n) => `hostile-${n}@example.com`));
       const random = fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 40, 40) }).map((t) => `v${t}`.slice(0, s.maxLength ?? 41));
       // Free text that means something (a food, a workout) reaches the estimator, not only its "not recognised".
       return typeof s.example === "string" ? fc.oneof(fc.constant(s.example), random) : random;

@@ -1,4 +1,5 @@
-import type { client } from "../http.ts";
+import { client } from "../http.ts";
+import { signIn } from "../sign-in.ts";
 import type { Resource } from "./requests.ts";
 import { DATES } from "./schema.ts";
 
@@ -13,7 +14,7 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
 
 /** Gives an account something of every kind, on the days the hostile requests use, and returns the ids. */
 export const seed = async (api: Api, count: number): Promise<Record<Resource, string[]>> => {
-  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [], workouts: [] };
+  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [] };
   const day = Date.parse(`${DATES[0]}T08:00:00Z`);
   for (let i = 0; i < count; i++) {
     ids.weights.push(await created(api.post("/api/weight", { weightKg: 80 + i / 10, note: `seed ${i}`, ts: day + i * 3_600_000 })));
@@ -26,6 +27,23 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
   const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
   if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
   return ids;
+};
+
+/**
+ * Signs the account in, then makes `count` keys and `count` more sessions of its own for the hostile requests to
+ * revoke. The session it answers (as a cookie) is not among them, nor is any key the test already holds.
+ */
+export const seedCredentials = async (baseUrl: string, email: string, count: number) => {
+  const cookie = await signIn(baseUrl, email);
+  const headers = { cookie, origin: new URL(baseUrl).origin };
+  const api = client(baseUrl);
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) keys.push(await created(api.post("/api/keys", { name: `seed ${i}` }, headers)));
+  for (let i = 0; i < count; i++) await signIn(baseUrl, email);
+  const listed = await api.get("/api/sessions", headers);
+  if (listed.status !== 200) throw new Error(`listing sessions failed: ${listed.status}`);
+  const sessions = (listed.body as { id: string; current: boolean }[]).filter((s) => !s.current).map((s) => s.id);
+  return { cookie, keys, sessions };
 };
 
 /** Every page of a keyset-paginated list. */
