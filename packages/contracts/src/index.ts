@@ -10,5 +10,6 @@ export * from "./coach.ts";
 export * from "./dashboard.ts";
 export * from "./operations.ts";
 export * from "./auth.ts";
+export * from "./oauth.ts";
 export * from "./openapi.ts";
 export * from "./events.ts";
