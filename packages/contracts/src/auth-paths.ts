@@ -2,9 +2,13 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { MagicLinkRequest, MagicLinkVerifyQuery, SessionView } from "./auth.ts";
 import { ErrorEnvelope } from "./errors.ts";
+import { OAuthError } from "./oauth.ts";
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
 const tags = ["Sign-in"];
+const oauthTags = ["OAuth"];
+const form = (fields: Record<string, z.ZodType>) => ({ content: { "application/x-www-form-urlencoded": { schema: z.object(fields) } } });
+const oauthError = (description: string) => ({ description, ...json(OAuthError) });
 
 /** OpenAPI entries for the better-auth routes the gateway mounts (`authRoutes`). */
 export const authPaths: ZodOpenApiPathsObject = {
@@ -39,6 +43,62 @@ export const authPaths: ZodOpenApiPathsObject = {
     post: {
       operationId: "signOut", summary: "End the session", tags, security: [{ sessionCookie: [] }],
       responses: { "200": { description: "Signed out.", ...json(z.object({ success: z.boolean() })) }, "401": { description: "Not signed in.", ...json(ErrorEnvelope) } },
+    },
+  },
+  // The OAuth 2.1 authorization server for agents (better-auth's oauth-provider; docs/decisions/0020-oauth-for-agents.md).
+  "/api/auth/oauth2/authorize": {
+    get: {
+      operationId: "oauthAuthorize", summary: "Authorization request (code flow, PKCE S256 required)", tags: oauthTags, security: [],
+      requestParams: {
+        query: z.looseObject({
+          response_type: z.literal("code"), client_id: z.string(), redirect_uri: z.string(), scope: z.string().optional(),
+          state: z.string().optional(), code_challenge: z.string(), code_challenge_method: z.literal("S256"),
+          resource: z.string().optional().meta({ description: "The MCP URL (RFC 8707); tokens are bound to it." }),
+        }),
+      },
+      responses: {
+        "302": { description: "To the sign-in page, the consent page, or back to the client with a code or an error." },
+        "400": oauthError("Unknown client or redirect URI."),
+      },
+    },
+  },
+  "/api/auth/oauth2/token": {
+    post: {
+      operationId: "oauthToken", summary: "Exchange a code (with its PKCE verifier) or a refresh token; refresh tokens rotate",
+      tags: oauthTags, security: [],
+      requestBody: {
+        required: true,
+        ...form({
+          grant_type: z.enum(["authorization_code", "refresh_token"]), code: z.string().optional(), code_verifier: z.string().optional(),
+          redirect_uri: z.string().optional(), refresh_token: z.string().optional(), client_id: z.string().optional(), resource: z.string().optional(),
+        }),
+      },
+      responses: {
+        "200": { description: "Tokens.", ...json(z.looseObject({ access_token: z.string(), token_type: z.string(), expires_in: z.number(), refresh_token: z.string().optional(), scope: z.string() })) },
+        "400": oauthError("invalid_grant (a used code, a replayed refresh token), invalid_request, invalid_target."),
+        "401": oauthError("invalid_client."),
+      },
+    },
+  },
+  "/api/auth/oauth2/register": {
+    post: {
+      operationId: "oauthRegister", summary: "Dynamic client registration (RFC 7591)", tags: oauthTags, security: [],
+      requestBody: {
+        required: true,
+        ...json(z.looseObject({ redirect_uris: z.array(z.string()), client_name: z.string().optional(), token_endpoint_auth_method: z.string().optional() })),
+      },
+      responses: {
+        "200": { description: "The registered client.", ...json(z.looseObject({ client_id: z.string(), client_secret: z.string().optional() })) },
+        "400": oauthError("invalid_client_metadata or invalid_redirect_uri."),
+        "429": { description: "Too many registrations from this address.", ...json(ErrorEnvelope) },
+      },
+    },
+  },
+  "/api/auth/oauth2/revoke": {
+    post: {
+      operationId: "oauthRevoke", summary: "Revoke an access or refresh token (RFC 7009); applies at the next request", tags: oauthTags, security: [],
+      requestBody: { required: true, ...form({ token: z.string(), token_type_hint: z.string().optional(), client_id: z.string().optional() }) },
+      responses: { "200": { description: "Revoked (or unknown)." }, "400": oauthError("Malformed request."), "401": oauthError("invalid_client.") },
     },
   },
 };

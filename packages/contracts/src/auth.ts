@@ -21,9 +21,17 @@ export const SessionView = z
   .nullable()
   .meta({ id: "SessionView" });
 
-export const authRoutes = [
+/**
+ * better-auth routes the gateway mounts. `oauth` routes are the OAuth 2.1 authorization server's: they take form
+ * bodies and answer OAuth errors (RFC 6749 §5.2), not the API's envelope.
+ */
+export const authRoutes: readonly { method: "GET" | "POST"; path: string; oauth?: true }[] = [
   { method: "POST", path: "/api/auth/sign-in/magic-link" },
   { method: "GET", path: "/api/auth/magic-link/verify" },
   { method: "GET", path: "/api/auth/get-session" },
   { method: "POST", path: "/api/auth/sign-out" },
-] as const;
+  { method: "GET", path: "/api/auth/oauth2/authorize", oauth: true },
+  { method: "POST", path: "/api/auth/oauth2/token", oauth: true },
+  { method: "POST", path: "/api/auth/oauth2/register", oauth: true },
+  { method: "POST", path: "/api/auth/oauth2/revoke", oauth: true },
+];

@@ -11,5 +11,6 @@ export * from "./dashboard.ts";
 export * from "./operations.ts";
 export * from "./auth.ts";
 export * from "./credentials.ts";
+export * from "./oauth.ts";
 export * from "./openapi.ts";
 export * from "./events.ts";

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { agentPaths } from "./agent-paths.ts";
 import { authPaths } from "./auth-paths.ts";
 import { ErrorEnvelope } from "./errors.ts";
 import { operationList, toOpenApiPath, type Operation } from "./operations.ts";
-import { scopes } from "./scopes.ts";
+import { agentScopes, scopes } from "./scopes.ts";
 
 const errorText: Record<number, string> = {
   400: "Validation failed; `error` names the field and its bound.",
@@ -30,7 +31,12 @@ const errorResponse = (status: number) => ({
 const accountSecurity = (op: Operation): Record<string, string[]>[] =>
   op.credential === "session" ? [{ sessionCookie: [] }]
   : op.credential === "ingest-token" ? [{ ingestToken: [] }]
-  : [{ sessionCookie: [] }, { apiKey: [op.scope] }];
+  : [
+    { sessionCookie: [] },
+    { apiKey: [op.scope] },
+    // No OAuth token holds a granted-only scope.
+    ...(agentScopes.includes(op.scope) ? [{ oauth: [op.scope] }] : []),
+  ];
 
 /** JSON for every body; an upload route also takes its files as raw bytes. */
 const requestContent = (op: Operation) => ({
@@ -88,7 +94,7 @@ export interface OpenApiOptions {
 }
 
 export const buildOpenApiDocument = ({ version, serverUrl }: OpenApiOptions) => {
-  const paths: ZodOpenApiPathsObject = { ...publicPaths, ...authPaths };
+  const paths: ZodOpenApiPathsObject = { ...publicPaths, ...authPaths, ...agentPaths };
   for (const op of operationList) {
     const path = toOpenApiPath(op.path);
     paths[path] = { ...paths[path], [op.method.toLowerCase()]: toOperation(op) };
@@ -121,6 +127,18 @@ export const buildOpenApiDocument = ({ version, serverUrl }: OpenApiOptions) => 
           type: "http",
           scheme: "bearer",
           description: "The shared scale-ingest token (`INGEST_TOKEN`), accepted by POST /api/ingest/weight alone.",
+        },
+        oauth: {
+          type: "oauth2",
+          description: "OAuth 2.1 access token for agents (audience: the /mcp URL), as `Authorization: Bearer <token>`. Never holds keys or account.",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: "/api/auth/oauth2/authorize",
+              tokenUrl: "/api/auth/oauth2/token",
+              refreshUrl: "/api/auth/oauth2/token",
+              scopes: Object.fromEntries(agentScopes.map((scope) => [scope, scope])),
+            },
+          },
         },
       },
     },

@@ -22,3 +22,6 @@ export type Scope = z.infer<typeof Scope>;
  * (docs/decisions/0019-credential-kinds-and-granted-only-scopes.md).
  */
 export const grantedOnlyScopes: readonly Scope[] = ["keys", "account"];
+
+/** What an agent (OAuth client) may ask for: every scope but the granted-only ones, which no OAuth token holds. */
+export const agentScopes: readonly Scope[] = scopes.filter((scope) => !grantedOnlyScopes.includes(scope));

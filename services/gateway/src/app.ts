@@ -8,6 +8,7 @@ import { ingestTokenMatcher } from "./auth/ingest-token.ts";
 import { installRateLimits } from "./auth/rate-limits.ts";
 import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
+import { mcpUrlOf } from "./identity/auth.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
@@ -16,6 +17,9 @@ import { dashboardRoute } from "./routes/dashboard.ts";
 import { forwardRoutes } from "./routes/forward.ts";
 import { ingestRoute } from "./routes/ingest.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
+import { oauthMetadataRoutes } from "./routes/oauth-metadata.ts";
+import { oauthPageRoutes } from "./routes/oauth-pages.ts";
 import { openApiRoute } from "./routes/openapi.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { createIdentityStore } from "./store/identity-store.ts";
@@ -50,15 +54,27 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
         const limits = await installRateLimits(app, config);
         const isIngestToken = ingestTokenMatcher(config.INGEST_TOKEN);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
+        const signInLimits = [limits.signInPerAddress, limits.signInPerEmail];
         authRoutesPlugin(app, {
           identity,
           publicUrl: config.PUBLIC_URL,
           trustedOrigins,
-          limits: [limits.signInPerAddress, limits.signInPerEmail],
+          limits: signInLimits,
+          registrationLimit: limits.signInPerAddress,
+        });
+        // Agents: the OAuth discovery documents and pages, and the MCP endpoint (docs/decisions/0020-oauth-for-agents.md).
+        const issuer = new URL(config.PUBLIC_URL).origin;
+        oauthMetadataRoutes(app, { authorizationServer: () => identity.auth.api.getOAuthServerConfig(), issuer, mcpUrl: mcpUrlOf(config.PUBLIC_URL) });
+        await app.register(oauthPageRoutes, { identity, publicUrl: config.PUBLIC_URL, trustedOrigins, limits: signInLimits });
+        const authenticate = [identify({ identity, trustedOrigins, refused: limits.refusedPerAddress, isIngestToken }), limits.perAccount];
+        await app.register(mcpRoutes, {
+          version,
+          resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource/mcp`,
+          trustedOrigins,
+          authenticate,
         });
         await app.register(async (api) => {
-          api.addHook("onRequest", identify({ identity, trustedOrigins, refused: limits.refusedPerAddress, isIngestToken }));
-          api.addHook("onRequest", limits.perAccount);
+          for (const hook of authenticate) api.addHook("onRequest", hook);
           api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET }));
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });

@@ -49,8 +49,12 @@ export const identify = ({ identity, trustedOrigins, refused, isIngestToken }: {
   };
 
 const callerOf = async (request: FastifyRequest, identity: CallerResolver, trustedOrigins: readonly string[]) => {
+  // A token in a URL ends up in logs and histories: refused even beside a good header (RFC 9700 §2.5).
+  if (new URL(request.url, "http://gateway").searchParams.has("access_token")) {
+    throw new AppError("unauthenticated", "send the access token in the Authorization header, never in the URL");
+  }
   const caller = await identity.resolveCaller({ authorization: request.headers.authorization, cookie: request.headers.cookie });
-  if (!caller) throw new AppError("unauthenticated", "sign in or send an API key as Authorization: Bearer <key>");
+  if (!caller) throw new AppError("unauthenticated", "sign in, or send an API key or access token as Authorization: Bearer <token>");
   const origin = request.headers.origin;
   const cookieWrite = !request.headers.authorization && !SAFE_METHODS.has(request.method);
   if (cookieWrite && origin !== undefined && !trustedOrigins.includes(origin)) {

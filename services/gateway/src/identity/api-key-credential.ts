@@ -21,12 +21,14 @@ const KeyPermissions = z.object({ scopes: z.array(z.string()).min(1) });
 const unauthenticated = (why: string) => new AppError("unauthenticated", `API key ${why}`);
 
 /** Reads the bearer token out of an Authorization header value, or explains why it is unusable. */
-export function bearerKey(authorization: string): string {
+export function bearerToken(authorization: string): string {
   const match = /^Bearer +(\S+) *$/i.exec(authorization);
-  if (!match?.[1]) throw new AppError("unauthenticated", "malformed Authorization header: expected Bearer <API key>");
-  if (!KEY_SHAPE.test(match[1])) throw unauthenticated("is malformed");
+  if (!match?.[1]) throw new AppError("unauthenticated", "malformed Authorization header: expected Bearer <API key or access token>");
   return match[1];
 }
+
+/** An API key carries the prefix; any other bearer token is an OAuth access token. */
+export const isApiKey = (token: string) => token.startsWith(API_KEY_PREFIX);
 
 /**
  * The plugin's defaultKeyHasher (SHA-256, base64url without padding), computed with node:crypto: the plugin's
@@ -52,6 +54,7 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey" | "
     unknown.set(hash, now + UNKNOWN_KEY_TTL_MS);
   };
   return async (key: string, now = Date.now()): Promise<AuthenticatedCaller> => {
+    if (!KEY_SHAPE.test(key)) throw unauthenticated("is malformed");
     const hash = hashApiKey(key);
     const until = unknown.get(hash);
     if (until !== undefined && until > now) throw unauthenticated("is not valid (unknown or revoked)");

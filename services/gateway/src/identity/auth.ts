@@ -1,13 +1,27 @@
-// The better-auth instance: magic-link sign-in, session cookies and API keys, stored through Prisma.
+// The better-auth instance: magic-link sign-in, session cookies, API keys and the OAuth 2.1 authorization server
+// for agents, stored through Prisma.
 import { apiKey } from "@better-auth/api-key";
+import { oauthProvider } from "@better-auth/oauth-provider";
 import { betterAuth } from "better-auth";
+import { jwt } from "better-auth/plugins/jwt";
 import { magicLink } from "better-auth/plugins/magic-link";
+import { agentScopes } from "@fit/contracts";
 import type { IdentityStore } from "../store/identity-store.ts";
 import { apiErrorLogger, betterAuthLogger, type IdentityLogger } from "./logger.ts";
 import type { MagicLinkMailer } from "./mailer.ts";
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_KEY_PREFIX = "fit_";
+
+/** Where the authorization server sends a browser that must sign in, or consent (routes/oauth-pages.ts). */
+const OAUTH_SIGN_IN_PAGE = "/oauth/sign-in";
+const OAUTH_CONSENT_PAGE = "/oauth/consent";
+
+/**
+ * Access tokens are JWTs checked in the gateway without a database read of the token (a revoked one is found in
+ * the revocation list); short-lived, since a refresh is cheap (docs/decisions/0020-oauth-for-agents.md).
+ */
+const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 export interface AuthOptions {
   store: Pick<IdentityStore, "authDatabase" | "retireOlderMagicLinks">;
@@ -21,7 +35,14 @@ export interface AuthOptions {
   logger: IdentityLogger;
 }
 
+/** The agent-protocol endpoint: the one resource OAuth tokens are issued for, and their audience. */
+export const mcpUrlOf = (publicUrl: string) => `${publicUrl.replace(/\/+$/, "")}/mcp`;
+
 export function createAuth(options: AuthOptions) {
+  // The issuer is the public origin, so the RFC 8414 document sits at /.well-known/oauth-authorization-server.
+  const issuer = new URL(options.baseUrl).origin;
+  const mcpUrl = mcpUrlOf(options.baseUrl);
+  const oauthScopes = [...agentScopes, "offline_access"];
   return betterAuth({
     baseURL: options.baseUrl,
     basePath: "/api/auth",
@@ -65,6 +86,27 @@ export function createAuth(options: AuthOptions) {
         // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts).
         maximumNameLength: 100,
         keyExpiration: { maxExpiresIn: 3650 },
+      }),
+      // Signs the access tokens; its keys live in the identity schema (private halves encrypted with the secret).
+      jwt({ jwt: { issuer }, disableSettingJwtHeader: true }),
+      oauthProvider({
+        loginPage: OAUTH_SIGN_IN_PAGE,
+        consentPage: OAUTH_CONSENT_PAGE,
+        // No "openid": an OAuth server, not an identity provider. offline_access lets a client ask for a refresh token.
+        scopes: oauthScopes,
+        resources: [{ identifier: mcpUrl, name: "Fitness agent protocol (MCP)", allowedScopes: oauthScopes }],
+        clientRegistrationDefaultResources: [mcpUrl],
+        // Agents register themselves (RFC 7591, as MCP clients expect); what they may do is decided at consent.
+        allowDynamicClientRegistration: true,
+        allowUnauthenticatedClientRegistration: true,
+        grantTypes: ["authorization_code", "refresh_token"],
+        accessTokenExpiresIn: ACCESS_TOKEN_TTL_SECONDS,
+        // A rotated refresh token used again is a replay: it fails and ends the whole family.
+        refreshTokenReuseInterval: 0,
+        // The email travels in the token so a request costs no read of the account (services are told it).
+        customAccessTokenClaims: ({ user }) => (user ? { email: user.email } : {}),
+        // The gateway limits these routes itself (per client address), like sign-in.
+        rateLimit: { token: false, authorize: false, introspect: false, revoke: false, register: false, userinfo: false },
       }),
     ],
   });

@@ -1,9 +1,11 @@
-// The gateway's identity: better-auth for sign-in and key management, plus the per-request credential check.
-import { bearerKey, createApiKeyResolver } from "./api-key-credential.ts";
-import { createAuth, type Auth, type AuthOptions } from "./auth.ts";
+// The gateway's identity: better-auth for sign-in, key management and agents' OAuth, plus the per-request
+// credential check.
+import { bearerToken, createApiKeyResolver, isApiKey } from "./api-key-credential.ts";
+import { createAuth, mcpUrlOf, type Auth, type AuthOptions } from "./auth.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
 import { issueAccountKey, issueKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
+import { createOAuthTokenResolver, createOAuthTokenVerifier } from "./oauth-credential.ts";
 import { resolveSession, sessionCookieIn } from "./session-credential.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
@@ -18,9 +20,15 @@ export interface Identity {
   handler(request: Request): Promise<Response>;
   /**
    * The caller behind a request's credentials: null when it sends none; AppError("unauthenticated") when the
-   * one it sends is malformed, unknown, expired or revoked. A bearer token wins over a cookie.
+   * one it sends is malformed, unknown, expired or revoked. A bearer token (API key, or else OAuth access
+   * token) wins over a cookie.
    */
   resolveCaller(headers: CredentialHeaders): Promise<AuthenticatedCaller | null>;
+  /**
+   * Revokes an access token of ours issued to `clientId` (RFC 7009): false when it is not one (a refresh token,
+   * which the plugin revokes), already expired, or another client's.
+   */
+  revokeAccessToken(token: string, clientId: string | undefined): Promise<boolean>;
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
   /** A key for an existing account (POST /api/keys); the caller has checked the scopes it may grant. */
@@ -28,20 +36,36 @@ export interface Identity {
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
-  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks">;
+  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenRevoked" | "revokeAccessToken">;
   logger?: IdentityLogger;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
   const auth = createAuth({ ...options, logger: options.logger ?? silentLogger });
   const resolveApiKey = createApiKeyResolver(options.store);
+  const tokenCheck = {
+    issuer: new URL(options.baseUrl).origin,
+    audience: mcpUrlOf(options.baseUrl),
+    jwks: () => auth.api.getJwks(),
+  };
+  const resolveOAuthToken = createOAuthTokenResolver({ ...tokenCheck, store: options.store });
+  const verifyOAuthToken = createOAuthTokenVerifier(tokenCheck);
   return {
     auth,
     handler: (request) => auth.handler(request),
     async resolveCaller({ authorization, cookie }) {
-      if (authorization !== undefined) return resolveApiKey(bearerKey(authorization));
+      if (authorization !== undefined) {
+        const token = bearerToken(authorization);
+        return isApiKey(token) ? resolveApiKey(token) : resolveOAuthToken(token);
+      }
       if (!cookie || !(await sessionCookieIn(auth, cookie))) return null;
       return resolveSession(auth, cookie);
+    },
+    async revokeAccessToken(token, clientId) {
+      const claims = await verifyOAuthToken(token).catch(() => null);
+      if (!claims || claims.azp !== clientId) return false;
+      await options.store.revokeAccessToken(claims.jti, new Date(claims.exp * 1000));
+      return true;
     },
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
     issueKey: (accountId, issueOptions) => issueKey(auth, accountId, issueOptions),

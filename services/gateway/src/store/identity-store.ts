@@ -109,6 +109,15 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
         DELETE FROM verification WHERE id IN (
           SELECT id FROM links ORDER BY created_at DESC, id DESC OFFSET 1)`;
     },
+    /** Whether an OAuth access token (by its jti) was revoked: one primary-key read. */
+    async isAccessTokenRevoked(jti: string): Promise<boolean> {
+      return (await prisma.oauthRevokedToken.count({ where: { jti } })) > 0;
+    },
+    /** Lists a revoked access token until it would have expired anyway, and forgets those that have. */
+    async revokeAccessToken(jti: string, expiresAt: Date): Promise<void> {
+      await prisma.oauthRevokedToken.upsert({ where: { jti }, create: { jti, expiresAt }, update: {} });
+      await prisma.oauthRevokedToken.deleteMany({ where: { expiresAt: { lt: new Date() } } });
+    },
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };

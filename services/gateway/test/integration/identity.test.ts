@@ -59,7 +59,7 @@ describe("identity on PostgreSQL", () => {
     expect(tables.filter((row) => row.table_schema === "public")).toEqual([]);
   });
 
-  it("stores a key as its SHA-256 and resolves it with one SELECT and no write", async () => {
+  it("stores a key as its SHA-256 and resolves it with one SELECT, writing only its last use once a minute", async () => {
     const issued = await t.identity.issueAccountKey(freshEmail(), { scopes: ["nutrition:read"] });
     const [row] = await sql<{ key: string; updated_at: Date }>(`SELECT key, updated_at FROM "${schema}".api_key WHERE reference_id = $1`, [issued.accountId]);
     expect(row?.key).toBe(createHash("sha256").update(issued.key).digest("base64url"));
@@ -70,6 +70,11 @@ describe("identity on PostgreSQL", () => {
       scopes: ["nutrition:read"],
       credential: { kind: "api_key", id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
     });
+    expect(h.queries.sql).toHaveLength(2);
+    expect(h.queries.sql[0]).toMatch(/^\s*SELECT/i);
+    expect(h.queries.sql[1]).toMatch(/^\s*UPDATE api_key SET last_request = now\(\)/i);
+    h.queries.reset();
+    await t.identity.resolveCaller({ authorization: `Bearer ${issued.key}` });
     expect(h.queries.sql).toHaveLength(1);
     expect(h.queries.sql[0]).toMatch(/^\s*SELECT/i);
     const [after] = await sql<{ updated_at: Date }>(`SELECT updated_at FROM "${schema}".api_key WHERE reference_id = $1`, [issued.accountId]);

@@ -15,10 +15,12 @@ const build = () => {
         seen.handler++;
         return Response.json(session);
       },
+      revokeAccessToken: async () => false,
     },
     publicUrl: ORIGIN,
     trustedOrigins: [ORIGIN],
     limits: [async () => void seen.limits++],
+    registrationLimit: async () => {},
   });
   return { app, seen };
 };

@@ -1,0 +1,77 @@
+// Resolves an OAuth access token (a JWT from the oauth-provider plugin) to its account, checked in the gateway:
+// signature against the plugin's JWKS (kept in memory, re-read when a token names an unknown key), issuer,
+// audience (this service's /mcp URL, RFC 8707), expiry and type; then the revocation list, since the plugin
+// cannot revoke a JWT (docs/decisions/0020-oauth-for-agents.md).
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import { z } from "zod";
+import { AppError } from "@fit/contracts";
+import type { IdentityStore } from "../store/identity-store.ts";
+import type { AuthenticatedCaller } from "./credential.ts";
+
+/** The claims the gateway relies on; the plugin writes them all (email through customAccessTokenClaims). */
+const AccessTokenClaims = z.object({
+  sub: z.uuid(),
+  email: z.string(),
+  jti: z.string().min(1),
+  exp: z.number(),
+  azp: z.string().min(1),
+  scope: z.string().default(""),
+});
+
+export interface OAuthTokenCheck {
+  issuer: string;
+  audience: string;
+  /** The plugin's public keys (auth.api.getJwks). */
+  jwks: () => Promise<JSONWebKeySet>;
+  store: Pick<IdentityStore, "isAccessTokenRevoked">;
+}
+
+const invalidToken = (why: string) => new AppError("unauthenticated", `access token ${why}`);
+
+/** A JWT's three base64url parts; anything else is not one of ours and is refused unread. */
+const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
+
+export function createOAuthTokenVerifier({ issuer, audience, jwks }: Omit<OAuthTokenCheck, "store">) {
+  let keys: ReturnType<typeof createLocalJWKSet> | undefined;
+  const verify = async (token: string, fresh: boolean) => {
+    if (!keys || fresh) keys = createLocalJWKSet(await jwks());
+    return jwtVerify(token, keys, { issuer, audience, typ: "at+jwt", requiredClaims: ["exp", "jti", "sub"] });
+  };
+  /** The verified claims, or why the token is refused. */
+  return async (token: string): Promise<z.infer<typeof AccessTokenClaims> & JWTPayload> => {
+    if (!looksLikeJwt(token)) throw invalidToken("is malformed");
+    let payload: JWTPayload;
+    try {
+      payload = (await verify(token, false)).payload;
+    } catch (error) {
+      // A key the cache does not know yet (the plugin rotated or created one): read the keys again, once.
+      if ((error as { code?: string }).code !== "ERR_JWKS_NO_MATCHING_KEY") throw invalidToken(reason(error));
+      try {
+        payload = (await verify(token, true)).payload;
+      } catch (retried) {
+        throw invalidToken(reason(retried));
+      }
+    }
+    const claims = AccessTokenClaims.safeParse(payload);
+    if (!claims.success) throw invalidToken("lacks required claims");
+    return { ...payload, ...claims.data };
+  };
+}
+
+const reason = (error: unknown) => {
+  const code = (error as { code?: string }).code;
+  if (code === "ERR_JWT_EXPIRED") return "has expired";
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED") return "is not for this service (audience, issuer or type)";
+  return "is not valid";
+};
+
+export function createOAuthTokenResolver(check: OAuthTokenCheck) {
+  const verify = createOAuthTokenVerifier(check);
+  return async (token: string): Promise<AuthenticatedCaller> => {
+    const claims = await verify(token);
+    if (await check.store.isAccessTokenRevoked(claims.jti)) throw invalidToken("was revoked");
+    // offline_access only asks for a refresh token; it names no data.
+    const scopes = claims.scope.split(" ").filter((scope) => scope && scope !== "offline_access");
+    return { accountId: claims.sub, email: claims.email, scopes, credential: { kind: "oauth", id: claims.jti, clientId: claims.azp } };
+  };
+}

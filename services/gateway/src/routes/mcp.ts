@@ -1,0 +1,56 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "@fit/contracts";
+import { operationCaller } from "../mcp/call-operation.ts";
+import { createMcpServer } from "../mcp/tools.ts";
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+interface McpRouteOptions {
+  version: string;
+  /** The RFC 9728 document's URL, named in every 401. */
+  resourceMetadataUrl: string;
+  trustedOrigins: readonly string[];
+  /** The /api hooks that authenticate (bearer only here) and rate-limit per account. */
+  authenticate: Hook[];
+}
+
+/**
+ * The agent-protocol endpoint: MCP over Streamable HTTP, stateless (a new server and transport per request; no
+ * session id is issued, so none can stand in for a token). A browser page from an untrusted origin is refused
+ * before anything else (DNS-rebinding and cross-site defence); then a bearer token is required.
+ */
+export const mcpRoutes = async (app: FastifyInstance, { version, resourceMetadataUrl, trustedOrigins, authenticate }: McpRouteOptions) => {
+  app.addHook("onRequest", async (request) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !trustedOrigins.includes(origin)) throw new AppError("forbidden", "origin not allowed");
+  });
+  // Cookies never authenticate here: only the Authorization header reaches the resolver.
+  app.addHook("onRequest", async (request) => {
+    delete request.headers.cookie;
+  });
+  for (const hook of authenticate) app.addHook("onRequest", hook);
+  // Where to get a token (RFC 9728 §5.1); error="invalid_token" when one was sent (RFC 6750 §3.1).
+  app.addHook("onSend", async (request, reply) => {
+    if (reply.statusCode !== 401) return;
+    const error = request.headers.authorization ? 'error="invalid_token", ' : "";
+    void reply.header("www-authenticate", `Bearer ${error}resource_metadata="${resourceMetadataUrl}"`);
+  });
+
+  app.post("/mcp", async (request, reply) => {
+    const server = createMcpServer({ version, call: operationCaller(app, request.headers.authorization ?? "") });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  // No server-initiated stream and no session to end in a stateless server.
+  const notOffered = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(405).header("allow", "POST").send({ error: "use POST: this server is stateless" });
+  app.get("/mcp", notOffered);
+  app.delete("/mcp", notOffered);
+};
