@@ -43,7 +43,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           mailer: createMagicLinkMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log }),
           logger: app.log,
         });
-        const limits = await installRateLimits(app, config);
+        const limits = await installRateLimits(app, config, bus);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
         authRoutesPlugin(app, {
           identity,
