@@ -2,6 +2,9 @@ export type {
   Bus,
   EndpointHandler,
   EventHandler,
+  KeyValue,
+  KeyValueEntry,
+  KeyValueOptions,
   Logger,
   OutboxRow,
   OutboxSource,
@@ -14,6 +17,7 @@ export type {
 export { createBus, type BusConfig } from "./create-bus.ts";
 export { connectNatsBus, type NatsBusConfig } from "./nats/nats-bus.ts";
 export { createInProcessBus, type InProcessBusConfig } from "./memory/in-process-bus.ts";
+export { createMemoryKeyValue } from "./memory/key-value.ts";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.ts";
 export { errorHeader } from "./reply-codec.ts";
 export { DUPLICATE_WINDOW_MS, subscribeDefaults } from "./event-codec.ts";

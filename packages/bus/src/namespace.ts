@@ -3,7 +3,7 @@ import type { Bus } from "./types.ts";
 
 /**
  * Keeps several deployments (or parallel test runs) apart on one NATS server: every subject gets a prefix and
- * every stream a name of its own, while services, outbox rows and envelopes keep the contracts' plain subjects.
+ * every stream and key-value bucket a name of its own, while services, outbox rows and envelopes keep the contracts' plain subjects.
  */
 export const withNamespace = (bus: Bus, namespace: string): Bus => {
   const subject = (s: string) => `${namespace}.${s}`;
@@ -15,6 +15,7 @@ export const withNamespace = (bus: Bus, namespace: string): Bus => {
     publish: (s, envelope, opts) => bus.publish(subject(s), envelope, opts),
     subscribe: (def, durable, handler, opts) => bus.subscribe(event(def), durable, handler, opts),
     ensureStreams: (defs) => bus.ensureStreams(defs.map(event)),
+    keyValue: (bucket, options) => bus.keyValue(`${namespace}_${bucket}`, options),
     ping: () => bus.ping(),
     close: () => bus.close(),
   };

@@ -51,6 +51,32 @@ export interface Responding {
   stop(): Promise<void>;
 }
 
+/** A shared key-value bucket (see Bus.keyValue). */
+export interface KeyValueOptions {
+  /** An entry not written for this long is dropped (the bucket's max age; fixed when the bucket is created). */
+  maxAgeMs: number;
+}
+
+export interface KeyValueEntry {
+  value: string;
+  /** Changes on every write; what compareAndSet compares. */
+  revision: number;
+}
+
+/**
+ * Short-lived state every replica shares (counters, not records): kept in the server's memory on NATS, so a
+ * NATS restart empties it. Keys are what NATS allows, letters, digits and `-/_=.`, in both implementations.
+ */
+export interface KeyValue {
+  /** The key's entry, or null when it has none (never written, or older than maxAgeMs). */
+  get(key: string): Promise<KeyValueEntry | null>;
+  /**
+   * Writes `value` only if the key is still at `revision` (null: only if it has no entry). Resolves the new
+   * revision, or null when another writer came first (read again and retry).
+   */
+  compareAndSet(key: string, value: string, revision: number | null): Promise<number | null>;
+}
+
 export interface Bus {
   /**
    * Ask a question. Throws AppError: "validation" (bad request, before sending), "timeout", "unavailable"
@@ -77,6 +103,11 @@ export interface Bus {
    * bus calls this for the events it publishes; subscribe does it for its own event.
    */
   ensureStreams(defs: readonly EventDef[]): Promise<void>;
+  /**
+   * A key-value bucket shared by every replica on this bus, created on first use. Throws AppError
+   * "unavailable" (here or in its operations) when NATS cannot be reached.
+   */
+  keyValue(bucket: string, options: KeyValueOptions): Promise<KeyValue>;
   /** Readiness: throws when the bus cannot be used. */
   ping(): Promise<void>;
   /** Stop serving and consuming, let in-flight work finish, disconnect. */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import { eventFailureContract } from "./contract/event-failures.ts";
 import { eventContract } from "./contract/events.ts";
+import { keyValueContract } from "./contract/key-value.ts";
 import { relayContract } from "./contract/relay.ts";
 import { requestReplyContract } from "./contract/request-reply.ts";
 import { tracingContract } from "./contract/tracing.ts";
@@ -36,5 +37,6 @@ export const describeBusContract = (name: string, makeHarness: MakeHarness): voi
     describe("event failures", () => eventFailureContract(ctx));
     describe("outbox relay", () => relayContract(ctx));
     describe("tracing", () => tracingContract(ctx));
+    describe("key-value", () => keyValueContract(ctx));
   });
 };

@@ -28,7 +28,12 @@ export type MakeHarness = (logger: Logger) => BusHarness;
 /** Unique names per test, so runs against a shared server never see each other's messages. */
 export const uniqueNames = () => {
   const id = randomUUID().slice(0, 8);
-  return { subject: (name: string) => `bustest.${id}.${name}`, stream: `BUSTEST_${id}`, durable: (name: string) => `${name}_${id}` };
+  return {
+    subject: (name: string) => `bustest.${id}.${name}`,
+    stream: `BUSTEST_${id}`,
+    bucket: (name: string) => `BUSTEST_${id}_${name}`,
+    durable: (name: string) => `${name}_${id}`,
+  };
 };
 
 export const envelopeFor = <T>(def: EventDef, data: T): EventEnvelope<T> => ({

@@ -51,7 +51,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           mailer: createMagicLinkMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log }),
           logger: app.log,
         });
-        const limits = await installRateLimits(app, config);
+        const limits = await installRateLimits(app, config, bus);
         const isIngestToken = ingestTokenMatcher(config.INGEST_TOKEN);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
         const signInLimits = [limits.signInPerAddress, limits.signInPerEmail];

@@ -4,9 +4,11 @@ import type { z } from "zod";
 import { deliver, encodeEvent, resolveSubscribeOptions, subjectsByStream } from "../event-codec.ts";
 import { answer, decodeReply, encodeRequest, normalizeHeaders } from "../reply-codec.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
-import type { Bus, EndpointHandler, EventHandler, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import { checkBucket } from "../key-value-names.ts";
+import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
 import { Durable } from "./durable.ts";
 import { EventLog } from "./event-log.ts";
+import { createMemoryKeyValue } from "./key-value.ts";
 import { Responders } from "./responders.ts";
 import { withTimeout } from "../timeout.ts";
 
@@ -29,6 +31,7 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
   const durables = new Map<string, Durable>();
   const inFlight = new Set<Promise<unknown>>();
   const subscriptions = new Set<Subscription>();
+  const buckets = new Map<string, KeyValue>();
   let closed = false;
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -115,6 +118,15 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
     },
 
     ensureStreams: async (defs: readonly EventDef[]) => declareStreams(defs),
+
+    async keyValue(bucket, options) {
+      if (closed) throw closedError();
+      checkBucket(bucket);
+      // Like a JetStream bucket, the first opener's options stay.
+      let kv = buckets.get(bucket);
+      if (!kv) buckets.set(bucket, (kv = createMemoryKeyValue(options)));
+      return kv;
+    },
 
     async ping() {
       if (closed) throw closedError();

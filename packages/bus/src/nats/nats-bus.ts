@@ -6,9 +6,10 @@ import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
 import { answer, decodeReply, encodeRequest } from "../reply-codec.ts";
 import { withTimeout } from "../timeout.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
-import type { Bus, EndpointHandler, EventHandler, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
 import { consume } from "./consume.ts";
 import { fromNatsHeaders, toNatsHeaders } from "./headers.ts";
+import { openNatsKeyValue } from "./key-value.ts";
 import { ensureStreams } from "./streams.ts";
 
 export interface NatsBusConfig {
@@ -23,6 +24,8 @@ export interface NatsBusConfig {
 const sc = StringCodec();
 const PUBLISH_TIMEOUT_MS = 5_000;
 const PING_TIMEOUT_MS = 2_000;
+/** Key-value operations sit on request paths (rate limits): a stalled server must not hold a request long. */
+const KEY_VALUE_TIMEOUT_MS = 500;
 
 /** Tells "nobody is there" (NATS answers 503 at once) apart from "nobody answered in time". */
 const busError = (err: unknown, what: string, timeoutMs: number): AppError => {
@@ -38,15 +41,20 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const nc = await connect({ servers: config.url, name: config.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
+  const kvClient = nc.jetstream({ timeout: KEY_VALUE_TIMEOUT_MS });
+  let connected = true;
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === Events.Disconnect || s.type === Events.Reconnect) logger.warn({ status: s.type, server: s.data }, "nats connection changed");
+      if (s.type === Events.Disconnect) connected = false;
+      if (s.type === Events.Reconnect) connected = true;
     }
   })();
 
   const servers: NatsSubscription[] = [];
   const inFlight = new Set<Promise<void>>();
   const consumers = new Set<Subscription>();
+  const buckets = new Map<string, Promise<KeyValue>>();
   let closed = false;
 
   const bus: Bus = {
@@ -118,6 +126,17 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
     },
 
     ensureStreams: (defs: readonly EventDef[]) => ensureStreams(jsm, defs, logger),
+
+    keyValue(bucket, options) {
+      let opened = buckets.get(bucket);
+      if (!opened) {
+        opened = openNatsKeyValue(kvClient, bucket, options, () => connected && !closed);
+        // A failed open (NATS down) is not remembered: the next caller tries again.
+        opened.catch(() => buckets.delete(bucket));
+        buckets.set(bucket, opened);
+      }
+      return opened;
+    },
 
     async ping() {
       if (closed || nc.isClosed()) throw new AppError("unavailable", "bus is closed");

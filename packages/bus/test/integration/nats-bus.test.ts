@@ -8,7 +8,7 @@ import { captureLogger, uniqueNames } from "../support.ts";
 
 const url = process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222";
 
-// Each `open` is a new connection, as each replica is its own process. Streams the test created are deleted.
+// Each `open` is a new connection, as each replica is its own process. Streams (and buckets) the test created are deleted.
 describeBusContract(`NATS bus (${url})`, (logger) => {
   const buses: Bus[] = [];
   const streams = new Set<string>();
@@ -17,7 +17,8 @@ describeBusContract(`NATS bus (${url})`, (logger) => {
       for (const d of defs) streams.add(d.stream);
       const bus = await connectNatsBus({ url, name: "bus-contract-test", logger, streams: defs });
       buses.push(bus);
-      return bus;
+      // A bucket is a stream named KV_<bucket>: noted so that close removes it too.
+      return { ...bus, keyValue: (bucket, options) => (streams.add(`KV_${bucket}`), bus.keyValue(bucket, options)) };
     },
     async close() {
       await Promise.all(buses.map((b) => b.close()));

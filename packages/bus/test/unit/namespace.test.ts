@@ -36,4 +36,14 @@ describe("namespaced buses", () => {
     expect(seenB).toEqual([]);
     await shared.close();
   });
+
+  it("keep key-value buckets apart", async () => {
+    const shared = createInProcessBus({ logger: captureLogger().logger });
+    const a = await withNamespace(shared, "a").keyValue("LIMITS", { maxAgeMs: 60_000 });
+    const b = await withNamespace(shared, "b").keyValue("LIMITS", { maxAgeMs: 60_000 });
+    await a.compareAndSet("k", "in a", null);
+    expect(await b.get("k")).toBeNull();
+    expect((await (await shared.keyValue("a_LIMITS", { maxAgeMs: 60_000 })).get("k"))?.value).toBe("in a");
+    await shared.close();
+  });
 });

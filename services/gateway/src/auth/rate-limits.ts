@@ -1,6 +1,8 @@
 import rateLimit, { type CreateRateLimitOptions } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Bus } from "@fit/bus";
 import { AppError } from "@fit/contracts";
+import { sharedCounterStore } from "./shared-counter-store.ts";
 
 export interface RateLimitConfig {
   RATE_LIMIT_PER_MINUTE: number;
@@ -8,6 +10,11 @@ export interface RateLimitConfig {
   SIGN_IN_LIMIT_PER_ADDRESS: number;
   SIGN_IN_LIMIT_PER_EMAIL: number;
 }
+
+const MINUTE = 60_000;
+const WINDOWS = { account: MINUTE, refused: MINUTE, signInAddress: 15 * MINUTE, signInEmail: 60 * MINUTE };
+/** The counters' bucket keeps an entry as long as the longest window it may belong to. */
+const BUCKET = { name: "RATE_LIMITS", maxAgeMs: Math.max(...Object.values(WINDOWS)) };
 
 const emailOf = (request: FastifyRequest) => {
   const body = request.body as { email?: unknown } | undefined;
@@ -19,11 +26,13 @@ const emailOf = (request: FastifyRequest) => {
  * authentication, so one noisy key cannot starve others behind the same address); refused requests per client
  * address (a key-guessing or unknown-path flood without a credential); sign-in links per client address (the
  * socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and per email, so
- * nobody floods an inbox. The limiters share one store, so each key names its limiter.
- * Counters live in this process: several gateway replicas each count on their own.
+ * nobody floods an inbox. The limiters share one store, so each key names its limiter. The counters live in the
+ * bus's key-value bucket, so every gateway replica on one NATS counts against the same limits (in memory in the
+ * all-in-one process): docs/decisions/0020-shared-rate-limit-counters.md.
  */
-export const installRateLimits = async (app: FastifyInstance, config: RateLimitConfig) => {
-  await app.register(rateLimit, { global: false });
+export const installRateLimits = async (app: FastifyInstance, config: RateLimitConfig, bus: Bus) => {
+  const shared = await bus.keyValue(BUCKET.name, { maxAgeMs: BUCKET.maxAgeMs });
+  await app.register(rateLimit, { global: false, store: sharedCounterStore({ shared, maxAgeMs: BUCKET.maxAgeMs, logger: app.log }) });
   // createRateLimit, not rateLimit(): the plugin's own hook runs once per request, and sign-in needs two limits.
   const limiter = (options: CreateRateLimitOptions) => {
     const check = app.createRateLimit(options);
@@ -37,23 +46,23 @@ export const installRateLimits = async (app: FastifyInstance, config: RateLimitC
   return {
     perAccount: limiter({
       max: config.RATE_LIMIT_PER_MINUTE,
-      timeWindow: 60_000,
+      timeWindow: WINDOWS.account,
       keyGenerator: (request) => `account:${request.caller.accountId}`,
     }),
     /** Refused credentials and unauthenticated requests, per client address. */
     refusedPerAddress: limiter({
       max: config.REFUSED_LIMIT_PER_MINUTE,
-      timeWindow: 60_000,
+      timeWindow: WINDOWS.refused,
       keyGenerator: (request) => `refused-address:${request.ip}`,
     }),
     signInPerAddress: limiter({
       max: config.SIGN_IN_LIMIT_PER_ADDRESS,
-      timeWindow: 15 * 60_000,
+      timeWindow: WINDOWS.signInAddress,
       keyGenerator: (request) => `sign-in-address:${request.ip}`,
     }),
     signInPerEmail: limiter({
       max: config.SIGN_IN_LIMIT_PER_EMAIL,
-      timeWindow: 60 * 60_000,
+      timeWindow: WINDOWS.signInEmail,
       keyGenerator: (request) => `sign-in-email:${emailOf(request)}`,
     }),
   };

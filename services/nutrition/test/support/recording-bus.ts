@@ -33,6 +33,7 @@ export const recordingBus = (inner: Bus, subjects: readonly string[]) => {
         opts,
       ),
     ensureStreams: (defs) => inner.ensureStreams(defs),
+    keyValue: (bucket, options) => inner.keyValue(bucket, options),
     ping: () => inner.ping(),
     close: () => inner.close(),
   };
