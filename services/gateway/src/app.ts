@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
+import { providerIds, reachableProviders } from "./identity/providers.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
@@ -42,6 +43,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           trustedOrigins,
           mailer: createMagicLinkMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log }),
           logger: app.log,
+          providers: await reachableProviders(config.IDENTITY_PROVIDERS, config.IDENTITY_PROVIDER_TIMEOUT_MS, app.log),
         });
         const limits = await installRateLimits(app, config);
         openApiRoute(app, { version, publicUrl: config.PUBLIC_URL });
@@ -50,6 +52,12 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           publicUrl: config.PUBLIC_URL,
           trustedOrigins,
           limits: [limits.signInPerAddress, limits.signInPerEmail],
+          providerSignIn: {
+            configured: providerIds(config.IDENTITY_PROVIDERS),
+            ready: () => identity.readyProviders(),
+            timeoutMs: config.IDENTITY_PROVIDER_TIMEOUT_MS,
+            limits: [limits.signInPerAddress],
+          },
         });
         await app.register(async (api) => {
           api.addHook("onRequest", identify({ identity, trustedOrigins, refused: limits.refusedPerAddress }));

@@ -1,10 +1,11 @@
-// The better-auth instance: magic-link sign-in, session cookies and API keys, stored through Prisma.
+// The better-auth instance: magic-link and identity-provider sign-in, session cookies and API keys, stored through Prisma.
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { magicLink } from "better-auth/plugins/magic-link";
 import type { IdentityStore } from "../store/identity-store.ts";
 import { apiErrorLogger, betterAuthLogger, type IdentityLogger } from "./logger.ts";
 import type { MagicLinkMailer } from "./mailer.ts";
+import { oidcPlugins, socialProviders, type IdentityProviders } from "./providers.ts";
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_KEY_PREFIX = "fit_";
@@ -19,9 +20,14 @@ export interface AuthOptions {
   mailer: MagicLinkMailer;
   magicLinkTtlSeconds?: number;
   logger: IdentityLogger;
+  /** OpenID Connect, Google and GitHub sign-in; none by default. */
+  providers?: IdentityProviders;
 }
 
+const noProviders: IdentityProviders = { oidc: undefined, google: undefined, github: undefined };
+
 export function createAuth(options: AuthOptions) {
+  const providers = options.providers ?? noProviders;
   return betterAuth({
     baseURL: options.baseUrl,
     basePath: "/api/auth",
@@ -63,7 +69,16 @@ export function createAuth(options: AuthOptions) {
         // Scopes travel in `permissions`, which only server-side calls may set.
         enableMetadata: false,
       }),
+      ...oidcPlugins(providers),
     ],
+    socialProviders: socialProviders(providers),
+    account: {
+      // A provider's account joins the account with the same email only when the provider says it verified that
+      // email, and only an account whose own email is proven (a magic link was followed). No provider is
+      // "trusted": better-auth links a trusted provider's account even on an unverified email
+      // (docs/decisions/0020-identity-provider-sign-in.md).
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
+    },
   });
 }
 

@@ -23,6 +23,8 @@ export interface Identity {
   resolveCaller(headers: CredentialHeaders): Promise<AuthenticatedCaller | null>;
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
+  /** The identity providers ready for sign-in (a configured one whose discovery failed is missing). */
+  readyProviders(): Promise<string[]>;
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
@@ -42,5 +44,6 @@ export function createIdentity(options: IdentityOptions): Identity {
       return resolveSession(auth, cookie);
     },
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
+    readyProviders: async () => (await auth.$context).socialProviders.map((provider) => provider.id),
   };
 }

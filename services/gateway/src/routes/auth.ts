@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
-import { AppError, authRoutes, MagicLinkRequest } from "@fit/contracts";
+import type { z } from "zod";
+import { AppError, authRoutes, MagicLinkRequest, ProviderSignInRequest } from "@fit/contracts";
 import type { HttpApp } from "@fit/service-kit";
 
 interface AuthHandler {
@@ -51,12 +52,24 @@ const send = async (reply: FastifyReply, response: Response) => {
   return reply.send(await toEnvelope(response));
 };
 
+interface ProviderSignInOptions {
+  /** The providers the configuration names; any other answers 404. */
+  configured: readonly string[];
+  /** Those of them ready for sign-in; a configured one that is not answers 503. */
+  ready: () => Promise<readonly string[]>;
+  /** How long a sign-in start or a callback may take, the provider's answers included. */
+  timeoutMs: number;
+  /** Rate limits of sign-in starts. */
+  limits: preHandlerAsyncHookHandler[];
+}
+
 interface AuthRoutesOptions {
   identity: AuthHandler;
   publicUrl: string;
   trustedOrigins: readonly string[];
   /** Rate limits of the route that sends mail. */
   limits: preHandlerAsyncHookHandler[];
+  providerSignIn: ProviderSignInOptions;
 }
 
 const isTrustedTarget = (callbackURL: string, trustedOrigins: readonly string[]) => {
@@ -64,29 +77,65 @@ const isTrustedTarget = (callbackURL: string, trustedOrigins: readonly string[])
   return URL.canParse(callbackURL) && trustedOrigins.includes(new URL(callbackURL).origin);
 };
 
+const landingFields = ["callbackURL", "errorCallbackURL", "newUserCallbackURL"] as const;
+
 /**
  * What better-auth would refuse anyway (a foreign or missing Origin, a malformed body, an untrusted callback) is
  * refused before the rate limits count the request: otherwise anyone could spend someone else's sign-in budget
- * with requests that never send a mail.
+ * with requests that never send a mail. Only the documented fields go on to better-auth (its social sign-in also
+ * takes a raw ID token, a flow this API does not offer).
  */
-const signInGuard = (trustedOrigins: readonly string[]) => async (request: FastifyRequest) => {
-  const origin = request.headers.origin;
-  if (origin === undefined || !trustedOrigins.includes(origin)) throw new AppError("forbidden", "cross-site request refused");
-  const body = MagicLinkRequest.safeParse(request.body);
-  if (!body.success) throw new AppError("validation", body.error.issues[0]?.message ?? "invalid sign-in request");
-  if (body.data.callbackURL !== undefined && !isTrustedTarget(body.data.callbackURL, trustedOrigins)) {
-    throw new AppError("forbidden", "callbackURL must be on a trusted origin");
+const signInGuard = (trustedOrigins: readonly string[], schema: z.ZodType<Partial<Record<(typeof landingFields)[number], string>>>) =>
+  async (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || !trustedOrigins.includes(origin)) throw new AppError("forbidden", "cross-site request refused");
+    const body = schema.safeParse(request.body);
+    if (!body.success) throw new AppError("validation", body.error.issues[0]?.message ?? "invalid sign-in request");
+    for (const field of landingFields) {
+      const target = body.data[field];
+      if (target !== undefined && !isTrustedTarget(target, trustedOrigins)) throw new AppError("forbidden", `${field} must be on a trusted origin`);
+    }
+    request.body = body.data;
+  };
+
+/** A provider the configuration does not name is a 404, as if the route were not there. */
+const knownProvider = ({ configured, ready }: Pick<ProviderSignInOptions, "configured" | "ready">, idOf: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
+  const id = idOf(request);
+  if (!configured.includes(id)) throw new AppError("not_found", "no such identity provider");
+  if (!(await ready()).includes(id)) throw new AppError("unavailable", `identity provider ${id} is unavailable: its discovery failed when the gateway started`);
+};
+
+/** better-auth calls the provider without a deadline; the browser gets an answer within the budget whatever it does. */
+const withinBudget = async (work: Promise<Response>, timeoutMs: number): Promise<Response> => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError("timeout", "the identity provider did not answer in time")), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 };
 
 /** Mounts only the sign-in routes the API documents; the rest of better-auth's surface stays closed. */
-export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits }: AuthRoutesOptions) => {
+export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits, providerSignIn }: AuthRoutesOptions) => {
+  const providerOf = (request: FastifyRequest) => (request.body as { provider: string }).provider;
+  const guards: Partial<Record<string, preHandlerAsyncHookHandler[]>> = {
+    "/api/auth/sign-in/magic-link": [signInGuard(trustedOrigins, MagicLinkRequest), ...limits],
+    "/api/auth/sign-in/social": [signInGuard(trustedOrigins, ProviderSignInRequest), knownProvider(providerSignIn, providerOf), ...providerSignIn.limits],
+    "/api/auth/callback/:providerId": [knownProvider(providerSignIn, (request) => (request.params as { providerId: string }).providerId)],
+  };
+  const budgeted = new Set(["/api/auth/sign-in/social", "/api/auth/callback/:providerId"]);
   for (const { method, path } of authRoutes) {
     app.route({
       method,
       url: path,
-      ...(path === "/api/auth/sign-in/magic-link" ? { preHandler: [signInGuard(trustedOrigins), ...limits] } : {}),
-      handler: async (request, reply) => send(reply, await identity.handler(toWebRequest(request, publicUrl))),
+      preHandler: guards[path] ?? [],
+      handler: async (request, reply) => {
+        const answer = identity.handler(toWebRequest(request, publicUrl));
+        return send(reply, await (budgeted.has(path) ? withinBudget(answer, providerSignIn.timeoutMs) : answer));
+      },
     });
   }
 };

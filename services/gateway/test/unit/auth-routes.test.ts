@@ -19,6 +19,7 @@ const build = () => {
     publicUrl: ORIGIN,
     trustedOrigins: [ORIGIN],
     limits: [async () => void seen.limits++],
+    providerSignIn: { configured: [], ready: async () => [], timeoutMs: 1000, limits: [] },
   });
   return { app, seen };
 };
