@@ -177,7 +177,7 @@ describe("a failing provider", () => {
     }
   });
 
-  it("whose issuer is unreachable at start leaves the gateway up: magic links work, its sign-in answers 503", async () => {
+  it("whose issuer is unreachable at start leaves the gateway up: magic links and other providers work, its sign-in answers 503", async () => {
     const port = await freePort();
     const dataDir = await mkdtemp(join(tmpdir(), "fit-idp-"));
     const gatewayUrl = `http://127.0.0.1:${port}`;
@@ -189,6 +189,8 @@ describe("a failing provider", () => {
         OIDC_ISSUER: `http://127.0.0.1:${await freePort()}`,
         OIDC_CLIENT_ID: "unused",
         OIDC_CLIENT_SECRET: "unused",
+        GOOGLE_CLIENT_ID: "google-client",
+        GOOGLE_CLIENT_SECRET: "unused",
         IDENTITY_PROVIDER_TIMEOUT_MS: String(BUDGET_MS),
       }),
     });
@@ -198,8 +200,13 @@ describe("a failing provider", () => {
       const oidc = await as.request(new URL("/api/auth/sign-in/social", gatewayUrl), json({ provider: "oidc", callbackURL: "/" }, gatewayUrl));
       expect(oidc.status).toBe(503);
       expect(((await oidc.json()) as { error: string }).error).toMatch(/identity provider oidc is unavailable/);
+      // The Google preset needs no discovery: its start answers Google's authorization URL, with PKCE.
+      const google = await as.request(new URL("/api/auth/sign-in/social", gatewayUrl), json({ provider: "google", callbackURL: "/" }, gatewayUrl));
+      const googleUrl = new URL(((await google.json()) as { url: string }).url);
+      expect([googleUrl.origin, googleUrl.searchParams.get("client_id"), googleUrl.searchParams.get("code_challenge_method")]).toEqual(["https://accounts.google.com", "google-client", "S256"]);
+      expect(googleUrl.searchParams.get("redirect_uri")).toBe(`${gatewayUrl}/api/auth/callback/google`);
       // Not configured at all: the routes answer as if they were not there.
-      expect((await as.request(new URL("/api/auth/sign-in/social", gatewayUrl), json({ provider: "google" }, gatewayUrl))).status).toBe(404);
+      expect((await as.request(new URL("/api/auth/sign-in/social", gatewayUrl), json({ provider: "github" }, gatewayUrl))).status).toBe(404);
       expect((await as.request(new URL("/api/auth/callback/github?code=x&state=y", gatewayUrl))).status).toBe(404);
       const capture = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
       try {
