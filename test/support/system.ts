@@ -27,7 +27,8 @@ interface EmbeddedOptions {
   env?: Record<string, string>;
 }
 
-type SystemOptions = ServerOptions | EmbeddedOptions;
+/** `port`: where the gateway listens, for a test that must name its address before it starts (default: a free one). */
+type SystemOptions = (ServerOptions | EmbeddedOptions) & { port?: number };
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -58,7 +59,7 @@ const backing = async (options: SystemOptions) => {
 export const startSystem = async (options: SystemOptions) => {
   const storage = await backing(options);
   const dataDir = await mkdtemp(join(tmpdir(), "fit-system-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const env: Record<string, string> = {
     ...storage.env,
     DATA_DIR: dataDir,

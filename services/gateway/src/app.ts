@@ -11,6 +11,7 @@ import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
 import { mcpUrlOf } from "./identity/auth.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
+import { providerIds, reachableProviders } from "./identity/providers.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
@@ -50,6 +51,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           trustedOrigins,
           mailer: createMagicLinkMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log }),
           logger: app.log,
+          providers: await reachableProviders(config.IDENTITY_PROVIDERS, config.IDENTITY_PROVIDER_TIMEOUT_MS, app.log),
         });
         const limits = await installRateLimits(app, config, bus);
         const isIngestToken = ingestTokenMatcher(config.INGEST_TOKEN);
@@ -61,6 +63,12 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           trustedOrigins,
           limits: signInLimits,
           registrationLimit: limits.signInPerAddress,
+          providerSignIn: {
+            configured: providerIds(config.IDENTITY_PROVIDERS),
+            ready: () => identity.readyProviders(),
+            timeoutMs: config.IDENTITY_PROVIDER_TIMEOUT_MS,
+            limits: [limits.signInPerAddress],
+          },
         });
         // Agents: the OAuth discovery documents and pages, and the MCP endpoint (docs/decisions/0020-oauth-for-agents.md).
         const issuer = new URL(config.PUBLIC_URL).origin;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnv, loadConfig, resolveDataDir } from "@fit/service-kit";
+import { baseEnv, ConfigError, loadConfig, resolveDataDir } from "@fit/service-kit";
 
 const origins = z
   .string()
@@ -36,7 +36,43 @@ const gatewayEnv = baseEnv(3000).extend({
   INGEST_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   /** How long an ingested reading may take body-metrics to store. */
   INGEST_TIMEOUT_MS: z.coerce.number().int().min(50).max(29_000).default(5000),
+  /** Sign-in through an OpenID Connect provider (all three or none); its discovery document is read at start. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** The provider's id in sign-in requests and in its redirect URI, <PUBLIC_URL>/api/auth/callback/<OIDC_NAME>. */
+  OIDC_NAME: z.string().regex(/^[a-z0-9-]{1,32}$/, "must be lower-case letters, digits or -").refine((name) => !["google", "github"].includes(name), "google and github are taken by their presets").default("oidc"),
+  /** Space- or comma-separated; `openid` is always asked for. */
+  OIDC_SCOPES: z.string().transform((list) => list.split(/[\s,]+/).filter(Boolean)).default(["openid", "email", "profile"]),
+  /** Google and GitHub sign-in, each when both its variables are set. */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  /** Budget of one step with an identity provider: the discovery read at start, a sign-in start, a callback. */
+  IDENTITY_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(29_000).default(10_000),
 });
+
+type GatewayEnv = z.output<typeof gatewayEnv>;
+
+/** A provider is configured by all of its variables or by none: half a configuration is a mistake, said at start. */
+const allOrNone = (names: string, ...values: (string | undefined)[]) => {
+  const set = values.filter((value) => value !== undefined).length;
+  if (set > 0 && set < values.length) throw new ConfigError(`Invalid configuration:\n  ${names} must be set together`);
+};
+
+const identityProviders = ({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: oidcId, OIDC_CLIENT_SECRET: oidcSecret, ...env }: GatewayEnv) => {
+  allOrNone("OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET", issuer, oidcId, oidcSecret);
+  allOrNone("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET);
+  allOrNone("GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET", env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET);
+  const pair = (clientId?: string, clientSecret?: string) => (clientId && clientSecret ? { clientId, clientSecret } : undefined);
+  return {
+    oidc: issuer && oidcId && oidcSecret ? { id: env.OIDC_NAME, issuer, clientId: oidcId, clientSecret: oidcSecret, scopes: env.OIDC_SCOPES } : undefined,
+    google: pair(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+    github: pair(env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET),
+  };
+};
+export type IdentityProviders = ReturnType<typeof identityProviders>;
 
 /** Unset, the public address is where the gateway listens (a wildcard address is reached as localhost). */
 const withPublicUrl = <C extends { PUBLIC_URL?: string | undefined; HOST: string; PORT: number }>(config: C) => {
@@ -44,7 +80,10 @@ const withPublicUrl = <C extends { PUBLIC_URL?: string | undefined; HOST: string
   return { ...config, PUBLIC_URL: config.PUBLIC_URL ?? `http://${host}:${config.PORT}` };
 };
 
-export const loadGatewayConfig = (env?: NodeJS.ProcessEnv) => withPublicUrl(loadConfig(gatewayEnv, env));
+export const loadGatewayConfig = (env?: NodeJS.ProcessEnv) => {
+  const config = withPublicUrl(loadConfig(gatewayEnv, env));
+  return { ...config, IDENTITY_PROVIDERS: identityProviders(config) };
+};
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 /**

@@ -72,7 +72,7 @@ describe("OpenAPI document", () => {
 
   it("describes every sign-in route the gateway mounts", () => {
     for (const { method, path } of authRoutes) {
-      expect(document.paths?.[path]?.[method.toLowerCase() as "get"], `${method} ${path}`).toBeDefined();
+      expect(document.paths?.[toOpenApiPath(path)]?.[method.toLowerCase() as "get"], `${method} ${path}`).toBeDefined();
     }
   });
 

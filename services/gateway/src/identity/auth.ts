@@ -1,5 +1,5 @@
-// The better-auth instance: magic-link sign-in, session cookies, API keys and the OAuth 2.1 authorization server
-// for agents, stored through Prisma.
+// The better-auth instance: magic-link and identity-provider sign-in, session cookies, API keys and the OAuth 2.1
+// authorization server for agents, stored through Prisma.
 import { apiKey } from "@better-auth/api-key";
 import { oauthProvider } from "@better-auth/oauth-provider";
 import { betterAuth } from "better-auth";
@@ -9,6 +9,7 @@ import { agentScopes } from "@fit/contracts";
 import type { IdentityStore } from "../store/identity-store.ts";
 import { apiErrorLogger, betterAuthLogger, type IdentityLogger } from "./logger.ts";
 import type { MagicLinkMailer } from "./mailer.ts";
+import { oidcPlugins, socialProviders, type IdentityProviders } from "./providers.ts";
 
 /** Every key starts with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_KEY_PREFIX = "fit_";
@@ -33,7 +34,11 @@ export interface AuthOptions {
   mailer: MagicLinkMailer;
   magicLinkTtlSeconds?: number;
   logger: IdentityLogger;
+  /** OpenID Connect, Google and GitHub sign-in; none by default. */
+  providers?: IdentityProviders;
 }
+
+const noProviders: IdentityProviders = { oidc: undefined, google: undefined, github: undefined };
 
 /** The agent-protocol endpoint: the one resource OAuth tokens are issued for, and their audience. */
 export const mcpUrlOf = (publicUrl: string) => `${publicUrl.replace(/\/+$/, "")}/mcp`;
@@ -43,6 +48,7 @@ export function createAuth(options: AuthOptions) {
   const issuer = new URL(options.baseUrl).origin;
   const mcpUrl = mcpUrlOf(options.baseUrl);
   const oauthScopes = [...agentScopes, "offline_access"];
+  const providers = options.providers ?? noProviders;
   return betterAuth({
     baseURL: options.baseUrl,
     basePath: "/api/auth",
@@ -108,7 +114,16 @@ export function createAuth(options: AuthOptions) {
         // The gateway limits these routes itself (per client address), like sign-in.
         rateLimit: { token: false, authorize: false, introspect: false, revoke: false, register: false, userinfo: false },
       }),
+      ...oidcPlugins(providers),
     ],
+    socialProviders: socialProviders(providers),
+    account: {
+      // A provider's account joins the account with the same email only when the provider says it verified that
+      // email, and only an account whose own email is proven (a magic link was followed). No provider is
+      // "trusted": better-auth links a trusted provider's account even on an unverified email
+      // (docs/decisions/0020-identity-provider-sign-in.md).
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
+    },
   });
 }
 

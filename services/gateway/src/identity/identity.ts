@@ -33,6 +33,8 @@ export interface Identity {
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
   /** A key for an existing account (POST /api/keys); the caller has checked the scopes it may grant. */
   issueKey(accountId: string, options: IssueKeyOptions): ReturnType<typeof issueKey>;
+  /** The identity providers ready for sign-in (a configured one whose discovery failed is missing). */
+  readyProviders(): Promise<string[]>;
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
@@ -69,5 +71,6 @@ export function createIdentity(options: IdentityOptions): Identity {
     },
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
     issueKey: (accountId, issueOptions) => issueKey(auth, accountId, issueOptions),
+    readyProviders: async () => (await auth.$context).socialProviders.map((provider) => provider.id),
   };
 }

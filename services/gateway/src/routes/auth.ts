@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
-import { AppError, authRoutes, MagicLinkRequest } from "@fit/contracts";
+import type { z } from "zod";
+import { AppError, authRoutes, MagicLinkRequest, ProviderSignInRequest } from "@fit/contracts";
 import type { HttpApp } from "@fit/service-kit";
 
 interface AuthHandler {
@@ -51,6 +52,17 @@ const send = async (reply: FastifyReply, response: Response, oauth: boolean) => 
   return reply.send(oauth ? await response.text() : await toEnvelope(response));
 };
 
+interface ProviderSignInOptions {
+  /** The providers the configuration names; any other answers 404. */
+  configured: readonly string[];
+  /** Those of them ready for sign-in; a configured one that is not answers 503. */
+  ready: () => Promise<readonly string[]>;
+  /** How long a sign-in start or a callback may take, the provider's answers included. */
+  timeoutMs: number;
+  /** Rate limits of sign-in starts. */
+  limits: preHandlerAsyncHookHandler[];
+}
+
 interface AuthRoutesOptions {
   identity: AuthHandler;
   publicUrl: string;
@@ -59,6 +71,7 @@ interface AuthRoutesOptions {
   limits: preHandlerAsyncHookHandler[];
   /** Rate limit of client registration, per client address. */
   registrationLimit: preHandlerAsyncHookHandler;
+  providerSignIn: ProviderSignInOptions;
 }
 
 const isTrustedTarget = (callbackURL: string, trustedOrigins: readonly string[]) => {
@@ -66,18 +79,44 @@ const isTrustedTarget = (callbackURL: string, trustedOrigins: readonly string[])
   return URL.canParse(callbackURL) && trustedOrigins.includes(new URL(callbackURL).origin);
 };
 
+const landingFields = ["callbackURL", "errorCallbackURL", "newUserCallbackURL"] as const;
+
 /**
  * What better-auth would refuse anyway (a foreign or missing Origin, a malformed body, an untrusted callback) is
  * refused before the rate limits count the request: otherwise anyone could spend someone else's sign-in budget
- * with requests that never send a mail.
+ * with requests that never send a mail. Only the documented fields go on to better-auth (its social sign-in also
+ * takes a raw ID token, a flow this API does not offer).
  */
-const signInGuard = (trustedOrigins: readonly string[]) => async (request: FastifyRequest) => {
-  const origin = request.headers.origin;
-  if (origin === undefined || !trustedOrigins.includes(origin)) throw new AppError("forbidden", "cross-site request refused");
-  const body = MagicLinkRequest.safeParse(request.body);
-  if (!body.success) throw new AppError("validation", body.error.issues[0]?.message ?? "invalid sign-in request");
-  if (body.data.callbackURL !== undefined && !isTrustedTarget(body.data.callbackURL, trustedOrigins)) {
-    throw new AppError("forbidden", "callbackURL must be on a trusted origin");
+const signInGuard = (trustedOrigins: readonly string[], schema: z.ZodType<Partial<Record<(typeof landingFields)[number], string>>>) =>
+  async (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    if (origin === undefined || !trustedOrigins.includes(origin)) throw new AppError("forbidden", "cross-site request refused");
+    const body = schema.safeParse(request.body);
+    if (!body.success) throw new AppError("validation", body.error.issues[0]?.message ?? "invalid sign-in request");
+    for (const field of landingFields) {
+      const target = body.data[field];
+      if (target !== undefined && !isTrustedTarget(target, trustedOrigins)) throw new AppError("forbidden", `${field} must be on a trusted origin`);
+    }
+    request.body = body.data;
+  };
+
+/** A provider the configuration does not name is a 404, as if the route were not there. */
+const knownProvider = ({ configured, ready }: Pick<ProviderSignInOptions, "configured" | "ready">, idOf: (request: FastifyRequest) => string) => async (request: FastifyRequest) => {
+  const id = idOf(request);
+  if (!configured.includes(id)) throw new AppError("not_found", "no such identity provider");
+  if (!(await ready()).includes(id)) throw new AppError("unavailable", `identity provider ${id} is unavailable: its discovery failed when the gateway started`);
+};
+
+/** better-auth calls the provider without a deadline; the browser gets an answer within the budget whatever it does. */
+const withinBudget = async (work: Promise<Response>, timeoutMs: number): Promise<Response> => {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError("timeout", "the identity provider did not answer in time")), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 };
 
@@ -101,12 +140,16 @@ const revokeJwt = (identity: AuthHandler) => async (request: FastifyRequest, rep
 };
 
 /** Mounts only the sign-in and authorization-server routes the API documents; the rest of better-auth stays closed. */
-export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits, registrationLimit }: AuthRoutesOptions) => {
-  const guards: Record<string, preHandlerAsyncHookHandler[]> = {
-    "/api/auth/sign-in/magic-link": [signInGuard(trustedOrigins), ...limits],
+export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits, registrationLimit, providerSignIn }: AuthRoutesOptions) => {
+  const providerOf = (request: FastifyRequest) => (request.body as { provider: string }).provider;
+  const guards: Partial<Record<string, preHandlerAsyncHookHandler[]>> = {
+    "/api/auth/sign-in/magic-link": [signInGuard(trustedOrigins, MagicLinkRequest), ...limits],
+    "/api/auth/sign-in/social": [signInGuard(trustedOrigins, ProviderSignInRequest), knownProvider(providerSignIn, providerOf), ...providerSignIn.limits],
+    "/api/auth/callback/:providerId": [knownProvider(providerSignIn, (request) => (request.params as { providerId: string }).providerId)],
     "/api/auth/oauth2/register": [registrationLimit],
     "/api/auth/oauth2/revoke": [revokeJwt(identity)],
   };
+  const budgeted = new Set(["/api/auth/sign-in/social", "/api/auth/callback/:providerId"]);
   void app.register(async (scope) => {
     // The token, revocation and registration endpoints take forms (RFC 6749); better-auth parses them itself.
     scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => done(null, body));
@@ -114,13 +157,14 @@ export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOri
       scope.route({
         method,
         url: path,
-        ...(guards[path] ? { preHandler: guards[path] } : {}),
+        preHandler: guards[path] ?? [],
         handler: async (request, reply) => {
           const webRequest = toWebRequest(request, publicUrl);
           // The authorization endpoint is a page the browser navigates to: always answered with a redirect (better-auth
           // answers JSON to an in-page fetch, which the gateway's plain pages never make).
           if (oauth) webRequest.headers.delete("sec-fetch-mode");
-          return send(reply, await identity.handler(webRequest), oauth === true);
+          const answer = identity.handler(webRequest);
+          return send(reply, await (budgeted.has(path) ? withinBudget(answer, providerSignIn.timeoutMs) : answer), oauth === true);
         },
       });
     }

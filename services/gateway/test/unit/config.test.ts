@@ -18,6 +18,18 @@ describe("gateway config", () => {
     expect(() => loadGatewayConfig({ ...secrets, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadGatewayConfig({ ...secrets, SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
   });
+
+  it("turns on an identity provider only when all its variables are set, and refuses half a configuration", () => {
+    expect(loadGatewayConfig(secrets).IDENTITY_PROVIDERS).toEqual({ oidc: undefined, google: undefined, github: undefined });
+    const oidc = { OIDC_ISSUER: "https://id.example/realms/fit", OIDC_CLIENT_ID: "fit", OIDC_CLIENT_SECRET: "s" };
+    expect(loadGatewayConfig({ ...secrets, ...oidc, OIDC_SCOPES: "openid, email groups" }).IDENTITY_PROVIDERS.oidc).toEqual({
+      id: "oidc", issuer: oidc.OIDC_ISSUER, clientId: "fit", clientSecret: "s", scopes: ["openid", "email", "groups"],
+    });
+    expect(loadGatewayConfig({ ...secrets, GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "h" }).IDENTITY_PROVIDERS.github).toEqual({ clientId: "g", clientSecret: "h" });
+    expect(() => loadGatewayConfig({ ...secrets, OIDC_ISSUER: oidc.OIDC_ISSUER, OIDC_CLIENT_ID: "fit" })).toThrow(/OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together/);
+    expect(() => loadGatewayConfig({ ...secrets, GOOGLE_CLIENT_SECRET: "x" })).toThrow(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
+    expect(() => loadGatewayConfig({ ...secrets, ...oidc, OIDC_NAME: "github" })).toThrow(/OIDC_NAME/);
+  });
 });
 
 describe("create-key config", () => {
