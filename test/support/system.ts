@@ -95,6 +95,8 @@ export const startSystem = async (options: SystemOptions) => {
     env,
     services,
     apps: { gateway, bodyMetrics, nutrition, workouts, coach },
+    /** The shared in-process bus of the embedded mode (undefined on NATS: each service has its own connection). */
+    bus,
     /** A new account and a key for it (full access unless scopes are given). */
     account: async (scopes?: string[]) => {
       const issued = await requestAccountKey(adminSocketPath(dataDir), `${uniqueTag("user")}@example.com`, scopes ? { scopes } : {});

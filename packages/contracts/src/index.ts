@@ -12,3 +12,4 @@ export * from "./operations.ts";
 export * from "./auth.ts";
 export * from "./openapi.ts";
 export * from "./events.ts";
+export * from "./account.ts";

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
-import { buildService } from "@fit/service-kit";
+import { buildService, serveAccountData } from "@fit/service-kit";
 import type { BodyMetricsConfig } from "./config.ts";
 import { serveBodyMetricsQueries } from "./handlers/queries.ts";
 import { measurementRoutes } from "./routes/measurements.ts";
@@ -22,7 +22,10 @@ export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; b
         weightRoutes(context);
         measurementRoutes(context);
         targetRoutes(context);
-        return serveBodyMetricsQueries(context.bus, context.store);
+        return [
+          ...serveBodyMetricsQueries(context.bus, context.store),
+          ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
+        ];
       },
     },
     { config, bus },

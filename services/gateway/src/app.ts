@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
+import { accountRoutes } from "./routes/account.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
@@ -33,7 +34,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
       ...gatewayDatabase,
       createStore: createIdentityStore,
       edge: { trustProxy: config.TRUST_PROXY },
-      register: async ({ app, store, bus }) => {
+      register: async ({ app, store, bus, relay }) => {
         const trustedOrigins = [new URL(config.PUBLIC_URL).origin, ...config.TRUSTED_ORIGINS];
         const identity = createIdentity({
           store,
@@ -57,6 +58,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           api.addHook("onRequest", authorize({ assertionSecret: config.INTERNAL_ASSERTION_SECRET }));
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
+          accountRoutes(api, { store, bus, relay });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.
           api.all("/api/*", async () => {

@@ -65,7 +65,8 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey">) {
   };
 }
 
-function scopesOf(permissions: string | null): string[] | null {
+/** The scopes a key was granted (null: full access); unreadable ones fail closed. */
+export function scopesOf(permissions: string | null): string[] | null {
   if (permissions === null) return null;
   let parsed: unknown;
   try {

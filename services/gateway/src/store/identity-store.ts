@@ -1,5 +1,6 @@
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { ping } from "@fit/db";
+import { createOutboxSource, ping } from "@fit/db";
+import { accountStore } from "./account-store.ts";
 import { PrismaClient } from "./generated/client.ts";
 import type { PrismaClientOptionsWithAdapter } from "./generated/internal/prismaNamespace.ts";
 
@@ -48,6 +49,9 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
         DELETE FROM verification WHERE id IN (
           SELECT id FROM links ORDER BY created_at DESC, id DESC OFFSET 1)`;
     },
+    account: accountStore(prisma),
+    /** Carries `identity.account.deleted` to the bus (buildService starts its relay). */
+    outbox: createOutboxSource(prisma),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };
