@@ -1,7 +1,7 @@
 // pnpm bench:limits [--requests 400]
 // What sharing the rate-limit counters costs one request: the same gateway (same PostgreSQL database, same
 // account) once with the in-process bus (counters in memory) and once on NATS (counters in JetStream KV,
-// docs/decisions/0020-shared-rate-limit-counters.md), sequential requests alternated between the two, p50 of
+// docs/decisions/0023-shared-rate-limit-counters.md), sequential requests alternated between the two, p50 of
 // each and their difference. The route is an unknown /api path with a valid key: authentication, the
 // per-account limit, then a 404, with no service behind it.
 import { mkdtemp, rm } from "node:fs/promises";

@@ -8,6 +8,7 @@ import { hostileRequests, READ_SCOPES, type Context } from "./support/hostile/re
 import { ACCOUNT_A_EMAIL, targets } from "./support/hostile/schema.ts";
 import { report, sendAll } from "./support/hostile/send.ts";
 import { seed, seedCredentials, snapshot } from "./support/hostile/state.ts";
+import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 /**
@@ -70,6 +71,8 @@ describe("hostile input", () => {
         "B-scopeless": await scopedKey(b.email, ["coach"]),
       },
       sessionA: credentialsA.cookie,
+      sessionC: await signIn(system.url, (await system.account()).email),
+      sessionD: await signIn(system.url, (await system.account()).email),
       ingestToken: INGEST_TOKEN,
       ids,
       accountB: b.accountId,

@@ -1,5 +1,5 @@
 // Sign-in through an OpenID Connect provider, end to end: a real oidc-provider started here, the gateway over
-// HTTP, the browser's part done by hand (docs/decisions/0020-identity-provider-sign-in.md, docs/security.md).
+// HTTP, the browser's part done by hand (docs/decisions/0024-identity-provider-sign-in.md, docs/security.md).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

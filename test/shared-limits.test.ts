@@ -1,5 +1,5 @@
 // Two gateway replicas on one NATS and one database count against the same limits
-// (docs/decisions/0020-shared-rate-limit-counters.md): the second replica is a process of its own, started as
+// (docs/decisions/0023-shared-rate-limit-counters.md): the second replica is a process of its own, started as
 // production starts one, beside the test's in-process platform.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -95,6 +95,8 @@ export const startSystem = async (options: SystemOptions) => {
     env,
     services,
     apps: { gateway, bodyMetrics, nutrition, workouts, coach },
+    /** The shared in-process bus of the embedded mode (undefined on NATS: each service has its own connection). */
+    bus,
     /** A new account and a key for it (full access unless scopes are given). */
     account: (scopes?: string[]) => issueKey(`${uniqueTag("user")}@example.com`, scopes ? { scopes } : {}),
     /** Another key for an account (created if new), as `pnpm create-key` issues it. */

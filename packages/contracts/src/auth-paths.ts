@@ -45,7 +45,7 @@ export const authPaths: ZodOpenApiPathsObject = {
       responses: { "200": { description: "Signed out.", ...json(z.object({ success: z.boolean() })) }, "401": { description: "Not signed in.", ...json(ErrorEnvelope) } },
     },
   },
-  // The OAuth 2.1 authorization server for agents (better-auth's oauth-provider; docs/decisions/0020-oauth-for-agents.md).
+  // The OAuth 2.1 authorization server for agents (better-auth's oauth-provider; docs/decisions/0022-oauth-for-agents.md).
   "/api/auth/oauth2/authorize": {
     get: {
       operationId: "oauthAuthorize", summary: "Authorization request (code flow, PKCE S256 required)", tags: oauthTags, security: [],

@@ -21,7 +21,7 @@ export const SessionView = z
   .nullable()
   .meta({ id: "SessionView" });
 
-/** Sign-in through an identity provider: the providers the gateway's configuration names (docs/decisions/0020-identity-provider-sign-in.md). */
+/** Sign-in through an identity provider: the providers the gateway's configuration names (docs/decisions/0024-identity-provider-sign-in.md). */
 export const ProviderId = z.string().regex(/^[a-z0-9-]{1,32}$/, "provider must be lower-case letters, digits or -");
 
 const landing = (what: string) => z.string().max(2000).optional().meta({ description: `${what}; must be on a trusted origin.` });

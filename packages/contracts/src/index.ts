@@ -14,3 +14,4 @@ export * from "./credentials.ts";
 export * from "./oauth.ts";
 export * from "./openapi.ts";
 export * from "./events.ts";
+export * from "./account.ts";

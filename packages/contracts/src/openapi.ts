@@ -58,7 +58,13 @@ const toOperation = (op: Operation): ZodOpenApiOperationObject => {
       : {}),
     ...(op.body ? { requestBody: { required: true, content: requestContent(op) } } : {}),
     responses: {
-      "200": { description: "Success.", content: { "application/json": { schema: op.response } } },
+      [String(op.status ?? 200)]: {
+        description: op.status === 202 ? "Accepted: the rest happens asynchronously." : "Success.",
+        ...(op.attachment
+          ? { headers: { "Content-Disposition": { description: "A download.", schema: { type: "string" as const, example: `attachment; filename="${op.attachment}"` } } } }
+          : {}),
+        content: { "application/json": { schema: op.response } },
+      },
       ...Object.fromEntries(statuses.map((s) => [String(s), errorResponse(s)])),
     },
   };

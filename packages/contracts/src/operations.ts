@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { AccountExport } from "./account.ts";
 import { Ack, CreatedAck, IdParams } from "./common.ts";
 import {
   MeasurementCreate, MeasurementListQuery, MeasurementPage, Targets, TargetsInput,
@@ -36,6 +37,10 @@ export interface Operation {
   readonly query?: z.ZodObject;
   readonly params?: z.ZodObject;
   readonly response: z.ZodType;
+  /** The success status, when it is not 200 (202: accepted, finished later). */
+  readonly status?: 202;
+  /** The response is a download (`Content-Disposition: attachment`) under this file name. */
+  readonly attachment?: string;
   /** HTTP statuses of the error envelope this operation documents beyond the common ones. */
   readonly errors: readonly number[];
   /**
@@ -245,6 +250,24 @@ export const operations = {
       "externalId of (email, ts), is acknowledged and stored once (the first reading wins). Stored with source `scale`; " +
       "rate-limited per account like the API.",
     body: WeightIngest, response: Ack, errors: [400, 404, 413, 415, 503],
+  }),
+  exportAccount: define({
+    id: "exportAccount", method: "GET", path: "/api/account/export", service: "gateway", tag: "Account", scope: "account",
+    summary: "Download everything stored about the account",
+    description: "One JSON document (`Content-Disposition: attachment`): the account, its API keys' metadata (never a " +
+      "key), weigh-ins, measurements, targets, food items, daily totals, workouts and coach usage. It is streamed as " +
+      "each service's part arrives: a service that fails midway cuts the connection, so an incomplete download never " +
+      "parses as a whole document. Needs the `account` scope: a session holds it, a key only when granted by name.",
+    response: AccountExport, errors: [503, 504], attachment: "fitness-export.json",
+  }),
+  deleteAccount: define({
+    id: "deleteAccount", method: "DELETE", path: "/api/account", service: "gateway", tag: "Account", scope: "account",
+    summary: "Delete the account and everything stored about it",
+    description: "Confirmed by a session signed in within the last 10 minutes (an older one is a 403: sign in again) " +
+      "or by an API key granted the `account` scope. The account, its sessions and keys are gone when this answers: " +
+      "the next request with any of them is a 401. Every service then deletes the account's data on its own, within " +
+      "moments (asynchronous, hence 202); nothing can be recovered.",
+    response: Ack, status: 202, errors: [503],
   }),
 } satisfies Record<string, Operation>;
 

@@ -81,3 +81,10 @@ async function count(client: RawSqlClient, sql: string): Promise<number> {
   const rows = await client.$queryRawUnsafe<{ n: number }[]>(sql);
   return Number(rows[0]?.n ?? 0);
 }
+
+/**
+ * Deletes the outbox rows about an account (every event names it as `data.accountId`), sent or not: part of
+ * deleting the account, in the caller's transaction. A row the relay holds is waited for, then deleted.
+ */
+export const deleteAccountEvents = (client: RawSqlClient, accountId: string) =>
+  client.$executeRawUnsafe("DELETE FROM outbox_event WHERE payload -> 'data' ->> 'accountId' = $1", accountId);

@@ -8,3 +8,4 @@ export * from "./run.ts";
 export * from "./cursor.ts";
 export * from "./service.ts";
 export * from "./local-secrets.ts";
+export * from "./account-data.ts";

@@ -47,9 +47,10 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
       ...(op.body && !upload ? { body: op.body } : {}),
       ...(op.query ? { querystring: op.query } : {}),
       ...(op.params ? { params: op.params } : {}),
-      response: { 200: op.response },
+      response: { [op.status ?? 200]: op.response },
     },
-    handler: (request) => {
+    handler: (request, reply) => {
+      if (op.status) void reply.code(op.status);
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
       const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
-import { buildService } from "@fit/service-kit";
+import { buildService, serveAccountData } from "@fit/service-kit";
 import type { BodyMetricsConfig } from "./config.ts";
 import { serveWeightIngest } from "./handlers/ingest.ts";
 import { serveBodyMetricsQueries } from "./handlers/queries.ts";
@@ -23,7 +23,11 @@ export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; b
         weightRoutes(context);
         measurementRoutes(context);
         targetRoutes(context);
-        return [...serveBodyMetricsQueries(context.bus, context.store), serveWeightIngest(context)];
+        return [
+          ...serveBodyMetricsQueries(context.bus, context.store),
+          serveWeightIngest(context),
+          ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
+        ];
       },
     },
     { config, bus },

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
-import { buildService } from "@fit/service-kit";
+import { buildService, serveAccountData } from "@fit/service-kit";
 import type { CoachConfig } from "./config.ts";
 import { createCoach } from "./handlers/coach.ts";
 import { serveCoachQueries } from "./handlers/queries.ts";
@@ -29,7 +29,11 @@ export const buildCoach = ({ config, bus }: { config: CoachConfig; bus?: Bus }) 
       createStore,
       register: async ({ app, store, bus }) => {
         const coach = createCoach({ config, store, bus, log: app.log });
-        return [...serveCoachQueries(bus, coach, store), startPruning(store, app.log)];
+        return [
+          ...serveCoachQueries(bus, coach, store),
+          ...(await serveAccountData(bus, SERVICE, store.accountData)),
+          startPruning(store, app.log),
+        ];
       },
     },
     { config, bus },

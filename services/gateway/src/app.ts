@@ -12,6 +12,7 @@ import { mcpUrlOf } from "./identity/auth.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
 import { providerIds, reachableProviders } from "./identity/providers.ts";
+import { accountRoutes } from "./routes/account.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
@@ -42,7 +43,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
       ...gatewayDatabase,
       createStore: createIdentityStore,
       edge: { trustProxy: config.TRUST_PROXY },
-      register: async ({ app, store, bus }) => {
+      register: async ({ app, store, bus, relay }) => {
         const trustedOrigins = [new URL(config.PUBLIC_URL).origin, ...config.TRUSTED_ORIGINS];
         const identity = createIdentity({
           store,
@@ -70,7 +71,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
             limits: [limits.signInPerAddress],
           },
         });
-        // Agents: the OAuth discovery documents and pages, and the MCP endpoint (docs/decisions/0020-oauth-for-agents.md).
+        // Agents: the OAuth discovery documents and pages, and the MCP endpoint (docs/decisions/0022-oauth-for-agents.md).
         const issuer = new URL(config.PUBLIC_URL).origin;
         oauthMetadataRoutes(app, { authorizationServer: () => identity.auth.api.getOAuthServerConfig(), issuer, mcpUrl: mcpUrlOf(config.PUBLIC_URL) });
         await app.register(oauthPageRoutes, { identity, publicUrl: config.PUBLIC_URL, trustedOrigins, limits: signInLimits });
@@ -88,6 +89,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
           keyRoutes(api, { identity, store });
           sessionRoutes(api, { store });
+          accountRoutes(api, { store, bus, relay });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.
           api.all("/api/*", async () => {

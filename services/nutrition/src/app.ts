@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
-import { buildService } from "@fit/service-kit";
+import { buildService, serveAccountData } from "@fit/service-kit";
 import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
@@ -27,6 +27,7 @@ export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?:
         return [
           ...serveNutritionQueries(context.bus, context.store),
           ...(await subscribeNutritionEvents(context.bus, context.store)),
+          ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
           startReconciliation(context.store, config.RECONCILE_INTERVAL_MS, context.app.log),
         ];
       },

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { Bus } from "@fit/bus";
-import { buildService } from "@fit/service-kit";
+import { buildService, serveAccountData } from "@fit/service-kit";
 import type { WorkoutsConfig } from "./config.ts";
 import { serveWorkoutQueries } from "./handlers/queries.ts";
 import { describeRoute } from "./routes/describe.ts";
@@ -24,7 +24,11 @@ export const buildWorkouts = ({ config, bus }: { config: WorkoutsConfig; bus?: B
         describeRoute(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         const reader = createActivityFileReader({ threads: config.WORKOUTS_IMPORT_THREADS, queue: config.WORKOUTS_IMPORT_QUEUE });
         importRoute(context, reader);
-        return [...serveWorkoutQueries(context.bus, context.store), { stop: reader.close }];
+        return [
+          ...serveWorkoutQueries(context.bus, context.store),
+          ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
+          { stop: reader.close },
+        ];
       },
     },
     { config, bus },

@@ -4,7 +4,7 @@ import { hostileQuery } from "./query.ts";
 import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
-type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "ingest" | "none" | "malformed";
+type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-session" | "D-session" | "ingest" | "none" | "malformed";
 export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
@@ -15,6 +15,12 @@ export interface Context {
   keys: Record<"A" | "B" | "B-read" | "B-scopeless", string>;
   /** Account A's session cookie (signed in by magic link), and the scale-ingest token. */
   sessionA: string;
+  /**
+   * Sessions of two more accounts: C's is the only one sent to delete its account (A's would end the run), D's the
+   * only one sent to revoke all other sessions (A's would empty the pool revokeSession draws from).
+   */
+  sessionC: string;
+  sessionD: string;
   ingestToken: string;
   /** Ids of things each account really owns, so hostile writes reach the store and not only the validator. */
   ids: Record<"A" | "B", Record<Resource, string[]>>;
@@ -52,18 +58,20 @@ const apiCredentials = weighted<Credential>(
 );
 /** Operations that only a session, or only the ingest token, may call get mostly that credential. */
 const onlyCredentials = { session: "A-session", "ingest-token": "ingest" } as const;
-const onlyCredential = (only: Credential, weight = 40) =>
-  weighted<Credential>([weight, only], [5, "A"], [5, "B"], [3, "A-session"], [3, "ingest"], [4, "none"], [4, "malformed"]);
+const onlyCredential = (only: Credential) =>
+  weighted<Credential>([40, only], [5, "A"], [5, "B"], [3, "A-session"], [3, "ingest"], [4, "none"], [4, "malformed"]);
 /** Scopes a key holds only when they are named: no key here names them, so A's session is their usual caller. */
 const GRANTED_ONLY = ["keys", "account"];
 const signInCredentials = weighted<Credential>([6, "none"], [2, "malformed"], [1, "A"]);
 
-/** Revoking every other session empties the pool revokeSession draws from: it is sent with A's session seldom. */
-const SELDOM = new Set(["revokeOtherSessions"]);
+/** Operations that would spoil account A for the rest of the run go to another account's session. */
+const throwaway = (session: Credential) => weighted<Credential>([40, session], [5, "A"], [5, "B"], [3, "ingest"], [4, "none"], [4, "malformed"]);
+const THROWAWAY: Record<string, Credential> = { deleteAccount: "C-session", revokeOtherSessions: "D-session" };
 
 const credentialsFor = (t: Target) => {
   if (!t.scope) return signInCredentials;
-  if (SELDOM.has(t.id)) return onlyCredential("ingest", 1);
+  const session = THROWAWAY[t.id];
+  if (session) return throwaway(session);
   if (t.credential) return onlyCredential(onlyCredentials[t.credential]);
   return GRANTED_ONLY.includes(t.scope) ? onlyCredential("A-session") : apiCredentials;
 };
@@ -73,7 +81,7 @@ const refusesCredential = (t: Target, credential: Credential, write: boolean, or
   if (!t.scope) return false;
   if (credential === "none" || credential === "malformed") return true;
   if (t.credential === "ingest-token" || credential === "ingest") return !(t.credential === "ingest-token" && credential === "ingest");
-  if (credential === "A-session") return write && origin !== undefined && origin !== ctx.origin;
+  if (credential.endsWith("-session")) return write && origin !== undefined && origin !== ctx.origin;
   if (t.credential === "session" || GRANTED_ONLY.includes(t.scope)) return true;
   if (credential === "B-scopeless") return t.scope !== "coach";
   if (credential === "B-read") return !READ_SCOPES.includes(t.scope);
@@ -85,6 +93,8 @@ const credentialHeaders = (credential: Credential, ctx: Context, malformed: Reco
     case "malformed": return malformed;
     case "none": return {};
     case "A-session": return { cookie: ctx.sessionA };
+    case "C-session": return { cookie: ctx.sessionC };
+    case "D-session": return { cookie: ctx.sessionD };
     case "ingest": return { authorization: `Bearer ${ctx.ingestToken}` };
     default: return { authorization: `Bearer ${ctx.keys[credential]}` };
   }

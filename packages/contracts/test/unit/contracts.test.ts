@@ -80,7 +80,7 @@ describe("OpenAPI document", () => {
     for (const op of operationList) {
       const entry = document.paths?.[toOpenApiPath(op.path)]?.[op.method.toLowerCase() as "get"];
       expect(entry?.operationId, `${op.method} ${op.path}`).toBe(op.id);
-      expect(Object.keys(entry?.responses ?? {})).toEqual(expect.arrayContaining(["200", "401", ...op.errors.map(String)]));
+      expect(Object.keys(entry?.responses ?? {})).toEqual(expect.arrayContaining([String(op.status ?? 200), "401", ...op.errors.map(String)]));
     }
   });
 });

@@ -3,6 +3,8 @@ import { createOutboxSource, ping, type Database } from "@fit/db";
 import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
 import { PrismaClient } from "./generated/client.ts";
 import type { TargetValues } from "../domain/targets.ts";
+import { accountData } from "./account-data.ts";
+import { measurementView, readingView, targetsView } from "./views.ts";
 
 export interface NewReading {
   id: string;
@@ -22,26 +24,6 @@ export interface NewMeasurement {
   ts: number;
 }
 
-const readingView = (r: { id: string; ts: Date; weightKg: number; bodyFatPct: number | null; note: string | null; source: string; createdAt: Date }) => ({
-  id: r.id,
-  ts: r.ts.getTime(),
-  weightKg: r.weightKg,
-  bodyFatPct: r.bodyFatPct,
-  note: r.note,
-  source: r.source as "manual" | "scale",
-  createdAt: r.createdAt.getTime(),
-});
-
-const targetsView = (t: { id: number; goalWeightKg: number | null; startWeightKg: number | null; targetDate: Date | null; startDate: Date | null; dailyKcalTarget: number | null; proteinTargetG: number | null }) => ({
-  id: t.id,
-  goalWeightKg: t.goalWeightKg,
-  startWeightKg: t.startWeightKg,
-  targetDate: t.targetDate?.getTime() ?? null,
-  startDate: t.startDate?.getTime() ?? null,
-  dailyKcalTarget: t.dailyKcalTarget,
-  proteinTargetG: t.proteinTargetG,
-});
-
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 /** The only place that talks to the database. Every query is scoped by account. */
@@ -52,6 +34,7 @@ export const createStore = (db: Database) => {
     outbox: createOutboxSource(prisma),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
+    accountData: accountData(prisma),
 
     async addReading(reading: NewReading) {
       await prisma.$transaction([
@@ -132,7 +115,7 @@ export const createStore = (db: Database) => {
         orderBy: newestFirst("ts"),
         take: range.limit + 1,
       });
-      return rows.map((m) => ({ id: m.id, site: m.site as MeasurementSite, valueCm: m.valueCm, ts: m.ts.getTime(), createdAt: m.createdAt.getTime() }));
+      return rows.map(measurementView);
     },
 
     /**

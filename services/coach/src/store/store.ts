@@ -1,4 +1,5 @@
 import { ping, type Database } from "@fit/db";
+import { accountData } from "./account-data.ts";
 import { PrismaClient, type Prisma } from "./generated/client.ts";
 
 const DAY_MS = 86_400_000;
@@ -10,6 +11,7 @@ export const createStore = (db: Database) => {
   return {
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
+    accountData: accountData(prisma),
 
     async usage(accountId: string, day: string) {
       const row = await prisma.dailyUsage.findUnique({ where: { accountId_day: { accountId, day } } });

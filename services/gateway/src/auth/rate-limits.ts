@@ -28,7 +28,7 @@ const emailOf = (request: FastifyRequest) => {
  * socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and per email, so
  * nobody floods an inbox. The limiters share one store, so each key names its limiter. The counters live in the
  * bus's key-value bucket, so every gateway replica on one NATS counts against the same limits (in memory in the
- * all-in-one process): docs/decisions/0020-shared-rate-limit-counters.md.
+ * all-in-one process): docs/decisions/0023-shared-rate-limit-counters.md.
  */
 export const installRateLimits = async (app: FastifyInstance, config: RateLimitConfig, bus: Bus) => {
   const shared = await bus.keyValue(BUCKET.name, { maxAgeMs: BUCKET.maxAgeMs });

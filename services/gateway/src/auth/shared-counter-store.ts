@@ -52,7 +52,7 @@ const queuedPerKey = () => {
 
 /**
  * A store for @fastify/rate-limit whose counters live in a key-value bucket every gateway replica shares
- * (docs/decisions/0020-shared-rate-limit-counters.md). Keys are hashed: no email or address is written to the
+ * (docs/decisions/0023-shared-rate-limit-counters.md). Keys are hashed: no email or address is written to the
  * bucket, and any limiter key fits NATS's key rules. When the bucket cannot be reached the request is counted
  * in this process instead, with a warning when that starts and a note when sharing resumes: limits stay on,
  * each replica counting on its own meanwhile.

@@ -20,7 +20,7 @@ const OAUTH_CONSENT_PAGE = "/oauth/consent";
 
 /**
  * Access tokens are JWTs checked in the gateway without a database read of the token (a revoked one is found in
- * the revocation list); short-lived, since a refresh is cheap (docs/decisions/0020-oauth-for-agents.md).
+ * the revocation list); short-lived, since a refresh is cheap (docs/decisions/0022-oauth-for-agents.md).
  */
 const ACCESS_TOKEN_TTL_SECONDS = 600;
 
@@ -121,7 +121,7 @@ export function createAuth(options: AuthOptions) {
       // A provider's account joins the account with the same email only when the provider says it verified that
       // email, and only an account whose own email is proven (a magic link was followed). No provider is
       // "trusted": better-auth links a trusted provider's account even on an unverified email
-      // (docs/decisions/0020-identity-provider-sign-in.md).
+      // (docs/decisions/0024-identity-provider-sign-in.md).
       accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
     },
   });

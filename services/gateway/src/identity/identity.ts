@@ -38,7 +38,7 @@ export interface Identity {
 }
 
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
-  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenRevoked" | "revokeAccessToken">;
+  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenLive" | "revokeAccessToken">;
   logger?: IdentityLogger;
 };
 

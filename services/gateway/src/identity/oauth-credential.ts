@@ -1,7 +1,7 @@
 // Resolves an OAuth access token (a JWT from the oauth-provider plugin) to its account, checked in the gateway:
 // signature against the plugin's JWKS (kept in memory, re-read when a token names an unknown key), issuer,
 // audience (this service's /mcp URL, RFC 8707), expiry and type; then the revocation list, since the plugin
-// cannot revoke a JWT (docs/decisions/0020-oauth-for-agents.md).
+// cannot revoke a JWT (docs/decisions/0022-oauth-for-agents.md).
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
@@ -23,7 +23,7 @@ export interface OAuthTokenCheck {
   audience: string;
   /** The plugin's public keys (auth.api.getJwks). */
   jwks: () => Promise<JSONWebKeySet>;
-  store: Pick<IdentityStore, "isAccessTokenRevoked">;
+  store: Pick<IdentityStore, "isAccessTokenLive">;
 }
 
 const invalidToken = (why: string) => new AppError("unauthenticated", `access token ${why}`);
@@ -69,7 +69,8 @@ export function createOAuthTokenResolver(check: OAuthTokenCheck) {
   const verify = createOAuthTokenVerifier(check);
   return async (token: string): Promise<AuthenticatedCaller> => {
     const claims = await verify(token);
-    if (await check.store.isAccessTokenRevoked(claims.jti)) throw invalidToken("was revoked");
+    // A JWT outlives a deleted account unless the account is checked too: the same single read.
+    if (!(await check.store.isAccessTokenLive(claims.jti, claims.sub))) throw invalidToken("was revoked, or its account deleted");
     // offline_access only asks for a refresh token; it names no data.
     const scopes = claims.scope.split(" ").filter((scope) => scope && scope !== "offline_access");
     return { accountId: claims.sub, email: claims.email, scopes, credential: { kind: "oauth", id: claims.jti, clientId: claims.azp } };

@@ -1,4 +1,4 @@
-// Sign-in through identity providers (docs/decisions/0020-identity-provider-sign-in.md): any OpenID Connect
+// Sign-in through identity providers (docs/decisions/0024-identity-provider-sign-in.md): any OpenID Connect
 // provider through better-auth's genericOAuth plugin, Google and GitHub through its built-in presets.
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { IdentityProviders } from "../config.ts";

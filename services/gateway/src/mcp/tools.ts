@@ -1,5 +1,5 @@
 // The agent-protocol tools: one per contract operation an agent may call, generated from the operations table
-// (docs/decisions/0020-oauth-for-agents.md). A call goes through the REST route (callOperation), so scope
+// (docs/decisions/0022-oauth-for-agents.md). A call goes through the REST route (callOperation), so scope
 // checks, rate limits, validation and forwarding are REST's own.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

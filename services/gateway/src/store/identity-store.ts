@@ -1,5 +1,6 @@
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { ping } from "@fit/db";
+import { createOutboxSource, ping } from "@fit/db";
+import { accountStore } from "./account-store.ts";
 import { PrismaClient } from "./generated/client.ts";
 import type { PrismaClientOptionsWithAdapter } from "./generated/internal/prismaNamespace.ts";
 
@@ -109,15 +110,21 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
         DELETE FROM verification WHERE id IN (
           SELECT id FROM links ORDER BY created_at DESC, id DESC OFFSET 1)`;
     },
-    /** Whether an OAuth access token (by its jti) was revoked: one primary-key read. */
-    async isAccessTokenRevoked(jti: string): Promise<boolean> {
-      return (await prisma.oauthRevokedToken.count({ where: { jti } })) > 0;
+    /** Whether an OAuth access token (by its jti) is neither revoked nor its account's deleted: one statement of two key probes. */
+    async isAccessTokenLive(jti: string, accountId: string): Promise<boolean> {
+      const [row] = await prisma.$queryRaw<{ live: boolean }[]>`
+        SELECT NOT EXISTS (SELECT 1 FROM oauth_revoked_token WHERE jti = ${jti})
+           AND EXISTS (SELECT 1 FROM "user" WHERE id = ${accountId}::uuid) AS live`;
+      return row?.live === true;
     },
     /** Lists a revoked access token until it would have expired anyway, and forgets those that have. */
     async revokeAccessToken(jti: string, expiresAt: Date): Promise<void> {
       await prisma.oauthRevokedToken.upsert({ where: { jti }, create: { jti, expiresAt }, update: {} });
       await prisma.oauthRevokedToken.deleteMany({ where: { expiresAt: { lt: new Date() } } });
     },
+    account: accountStore(prisma),
+    /** Carries `identity.account.deleted` to the bus (buildService starts its relay). */
+    outbox: createOutboxSource(prisma),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };

@@ -2,6 +2,7 @@ import { nutritionEvents, outboxRow } from "@fit/contracts";
 import { createOutboxSource, ping, type Database } from "@fit/db";
 import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
+import { accountData } from "./account-data.ts";
 import { PrismaClient, type Prisma } from "./generated/client.ts";
 
 export type NewFoodItem = Omit<Prisma.FoodItemUncheckedCreateInput, "createdAt" | "updatedAt"> & { id: string };
@@ -44,6 +45,7 @@ export const createStore = (db: Database) => {
     outbox: createOutboxSource(prisma),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
+    accountData: accountData(prisma),
 
     /** Logs items in one transaction (a described meal is all logged or not at all), an event for each. */
     addItems: (items: NewFoodItem[]) =>

@@ -2,6 +2,7 @@ import { ActivityType, outboxRow, workoutsEvents } from "@fit/contracts";
 import { createOutboxSource, ping, type Database } from "@fit/db";
 import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
 import { workoutView } from "./workout-view.ts";
+import { accountData } from "./account-data.ts";
 import { PrismaClient, type Prisma } from "./generated/client.ts";
 
 /** A workout row as the domain builds it; `exercises` is the API's array. */
@@ -33,6 +34,7 @@ export const createStore = (db: Database) => {
     outbox: createOutboxSource(prisma),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
+    accountData: accountData(prisma),
 
     addWorkout: (workout: NewWorkout) =>
       prisma.$transaction(async (tx) => {

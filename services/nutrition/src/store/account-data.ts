@@ -1,0 +1,36 @@
+import { deleteAccountEvents } from "@fit/db";
+import { keyAfter, type AccountData } from "@fit/service-kit";
+import { foodItemView } from "./food-item-view.ts";
+import type { PrismaClient } from "./generated/client.ts";
+
+/**
+ * The account's food items and daily totals, exported page by page. Deleting also drops the days waiting for
+ * their projection and the copy of the targets kept from body-metrics' events.
+ */
+export const accountData = (prisma: PrismaClient): AccountData => ({
+  exports: {
+    foodItems: {
+      page: async (accountId, after, limit) =>
+        (await prisma.foodItem.findMany({ where: { accountId, ...keyAfter("id", after) }, orderBy: { id: "asc" }, take: limit })).map(foodItemView),
+      key: (row) => row.id,
+    },
+    dailyTotals: {
+      page: (accountId, after, limit) =>
+        prisma.dailyTotal.findMany({
+          where: { accountId, ...keyAfter("date", after) },
+          orderBy: { date: "asc" },
+          take: limit,
+          select: { date: true, kcal: true, proteinG: true, itemCount: true },
+        }),
+      key: (row) => row.date,
+    },
+  },
+  deleteAccount: (accountId) =>
+    prisma.$transaction(async (tx) => {
+      await tx.foodItem.deleteMany({ where: { accountId } });
+      await tx.dailyTotal.deleteMany({ where: { accountId } });
+      await tx.pendingDay.deleteMany({ where: { accountId } });
+      await tx.accountTargets.deleteMany({ where: { accountId } });
+      await deleteAccountEvents(tx, accountId);
+    }),
+});
