@@ -3,9 +3,10 @@
 // request below, or this file fails naming it).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { operationList, scopes, type Operation, type Scope } from "@fit/contracts";
+import { operationList, type Operation, type Scope } from "@fit/contracts";
 import { uniqueTag } from "@fit/testing";
 import { client } from "./support/http.ts";
+import { connectAgent } from "./support/oauth-agent.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -100,6 +101,9 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   revokeSession: { resource: "session", sample: (id) => ({ path: `/api/sessions/${id}` }) },
   revokeOtherSessions: { sample: () => ({ path: "/api/sessions/revoke-others" }) },
   ingestWeight: { sample: () => ({ path: "/api/ingest/weight", body: { email: owner.email, weightKg: 79.9, externalId: uniqueTag("scale") } }) },
+  exportAccount: { sample: () => ({ path: "/api/account/export" }) },
+  // Sent for a fresh account of its own (see send), so the owner outlives the matrix.
+  deleteAccount: { sample: () => ({ path: "/api/account" }) },
 };
 
 /** Written out here rather than imported, so that a change to the rule in the gateway is caught. */
@@ -111,21 +115,47 @@ const UNAUTHENTICATED = { status: 401 } as const;
 const FORBIDDEN = { status: 403 } as const;
 const LACKS_SCOPE = { status: 403, scope: true } as const;
 
+/** One account's credentials of every kind, each made the first time a case asks for it. */
+const holderOf = (email: string) => {
+  const made = new Map<string, Promise<string>>();
+  const once = (name: string, make: () => Promise<string>) => {
+    if (!made.has(name)) made.set(name, make());
+    return made.get(name)!;
+  };
+  const issue = async (options: { scopes?: string[]; expiresInSeconds?: number } = {}) => (await system.key(email, options)).key;
+  return {
+    email,
+    cookie: () => once("cookie", () => signIn(system.url, email)),
+    key: (scope: Scope | null) => once(`key ${scope}`, () => issue(scope ? { scopes: [scope] } : {})),
+    expiredKey: () => once("expired", async () => {
+      const key = await issue({ expiresInSeconds: 86_400 });
+      await identitySql(`UPDATE api_key SET expires_at = now() - interval '1 second' WHERE key = ${STORED_KEY}`, [key]);
+      return key;
+    }),
+    revokedKey: () => once("revoked", async () => {
+      const key = await issue();
+      await identitySql(`DELETE FROM api_key WHERE key = ${STORED_KEY}`, [key]);
+      return key;
+    }),
+    /** An agent's access token through the whole OAuth flow (an agent can hold no granted-only scope). */
+    agentToken: (scope: Scope) => once(`agent ${scope}`, async () => (await connectAgent(system.url, scope, { email })).tokens.access_token),
+    /** A token this service's keys signed for another deployment's MCP URL: a second gateway's, on its own address. */
+    foreignToken: () => once("foreign", async () => (await connectAgent(await system.replica(), "dashboard:read", { email })).tokens.access_token),
+  };
+};
+type Holder = ReturnType<typeof holderOf>;
+
 interface CredentialCase {
   name: string;
-  headers: (op: Operation) => Record<string, string>;
+  headers: (op: Operation, holder: Holder) => Promise<Record<string, string>>;
   expect: (op: Operation) => Outcome;
 }
 
 const INGEST_TOKEN = `ingest-${"t".repeat(40)}`;
 let system: System;
 let owner: Owner;
+let ownerHolder: Holder;
 let intruder: Api;
-const keyFor = new Map<Scope, string>();
-let fullKey: string;
-let expiredKey: string;
-let revokedKey: string;
-let cookie: string;
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const sessionClient = (sessionCookie: string) => {
@@ -142,32 +172,41 @@ const sessionClient = (sessionCookie: string) => {
 const otherScope = (scope: Scope): Scope => (scope === "dashboard:read" ? "weight:read" : "dashboard:read");
 const ingestOnly = (op: Operation) => op.credential === "ingest-token";
 const sessionOnly = (op: Operation) => op.credential === "session";
+const grantedOnly = (op: Operation) => GRANTED_ONLY.includes(op.scope);
 
 /** Every credential but the ingest token is unknown to the ingest route (401), and refused on session-only ones. */
-const keyCase = (name: string, headers: CredentialCase["headers"], otherwise: (op: Operation) => Outcome): CredentialCase => ({
+const bearerCase = (name: string, headers: CredentialCase["headers"], otherwise: (op: Operation) => Outcome): CredentialCase => ({
   name,
   headers,
   expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : sessionOnly(op) ? FORBIDDEN : otherwise(op)),
 });
 
 const credentials: CredentialCase[] = [
-  { name: "no credential", headers: () => ({}), expect: () => UNAUTHENTICATED },
+  { name: "no credential", headers: async () => ({}), expect: () => UNAUTHENTICATED },
   {
     name: "session cookie",
-    headers: () => ({ cookie, origin: new URL(system.url).origin }),
+    headers: async (_, holder) => ({ cookie: await holder.cookie(), origin: new URL(system.url).origin }),
     expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : "allowed"),
   },
   {
     name: "session cookie from a foreign origin",
-    headers: () => ({ cookie, origin: "https://evil.example" }),
+    headers: async (_, holder) => ({ cookie: await holder.cookie(), origin: "https://evil.example" }),
     expect: (op) => (ingestOnly(op) ? UNAUTHENTICATED : op.method === "GET" ? "allowed" : FORBIDDEN),
   },
-  keyCase("API key with the scope", (op) => bearer(keyFor.get(op.scope)!), () => "allowed"),
-  keyCase("API key without the scope", (op) => bearer(keyFor.get(otherScope(op.scope))!), () => LACKS_SCOPE),
-  keyCase("API key without scopes", () => bearer(fullKey), (op) => (GRANTED_ONLY.includes(op.scope) ? LACKS_SCOPE : "allowed")),
-  { name: "expired API key", headers: () => bearer(expiredKey), expect: () => UNAUTHENTICATED },
-  { name: "revoked API key", headers: () => bearer(revokedKey), expect: () => UNAUTHENTICATED },
-  { name: "scale ingest token", headers: () => bearer(INGEST_TOKEN), expect: (op) => (ingestOnly(op) ? "allowed" : FORBIDDEN) },
+  bearerCase("API key with the scope", async (op, holder) => bearer(await holder.key(op.scope)), () => "allowed"),
+  bearerCase("API key without the scope", async (op, holder) => bearer(await holder.key(otherScope(op.scope))), () => LACKS_SCOPE),
+  bearerCase("API key without scopes", async (_, holder) => bearer(await holder.key(null)), (op) => (grantedOnly(op) ? LACKS_SCOPE : "allowed")),
+  { name: "expired API key", headers: async (_, holder) => bearer(await holder.expiredKey()), expect: () => UNAUTHENTICATED },
+  { name: "revoked API key", headers: async (_, holder) => bearer(await holder.revokedKey()), expect: () => UNAUTHENTICATED },
+  // An agent cannot even ask for a granted-only scope: for those operations its token holds another.
+  bearerCase(
+    "OAuth token with the scope",
+    async (op, holder) => bearer(await holder.agentToken(grantedOnly(op) ? "dashboard:read" : op.scope)),
+    (op) => (grantedOnly(op) ? LACKS_SCOPE : "allowed"),
+  ),
+  bearerCase("OAuth token without the scope", async (op, holder) => bearer(await holder.agentToken(otherScope(op.scope))), () => LACKS_SCOPE),
+  { name: "OAuth token for another audience", headers: async (_, holder) => bearer(await holder.foreignToken()), expect: () => UNAUTHENTICATED },
+  { name: "scale ingest token", headers: async () => bearer(INGEST_TOKEN), expect: (op) => (ingestOnly(op) ? "allowed" : FORBIDDEN) },
 ];
 
 /** The stored form of the key in $1: SHA-256, base64url without padding. */
@@ -190,22 +229,17 @@ beforeAll(async () => {
     // The matrix makes hundreds of requests, refusals and sign-ins a minute from one address: limits are another test's.
     env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN },
   });
-  const email = `${uniqueTag("owner")}@example.com`;
-  const issue = async (options: { scopes?: string[]; expiresInSeconds?: number } = {}) => (await system.key(email, options)).key;
-  fullKey = await issue();
-  cookie = await signIn(system.url, email);
-  owner = { email, api: client(system.url, fullKey), session: sessionClient(cookie) };
+  ownerHolder = holderOf(`${uniqueTag("owner")}@example.com`);
+  owner = { email: ownerHolder.email, api: client(system.url, await ownerHolder.key(null)), session: sessionClient(await ownerHolder.cookie()) };
   const stranger = await system.account();
   intruder = sessionClient(await signIn(system.url, stranger.email));
-  for (const scope of scopes) keyFor.set(scope, await issue({ scopes: [scope] }));
-  expiredKey = await issue({ expiresInSeconds: 86_400 });
-  await identitySql(`UPDATE api_key SET expires_at = now() - interval '1 second' WHERE key = ${STORED_KEY}`, [expiredKey]);
-  revokedKey = await issue();
-  await identitySql(`DELETE FROM api_key WHERE key = ${STORED_KEY}`, [revokedKey]);
 }, 120_000);
 afterAll(() => system?.stop());
 
-const send = async (op: Operation, headers: Record<string, string>) => {
+/** The operation's sample, sent with these headers. Deleting an account deletes a fresh one, never the owner. */
+const send = async (op: Operation, credential: CredentialCase) => {
+  const holder = op.id === "deleteAccount" ? holderOf(`${uniqueTag("doomed")}@example.com`) : ownerHolder;
+  const headers = await credential.headers(op, holder);
   const { resource, sample } = samples[op.id]!;
   const id = resource ? await resources[resource].create(owner) : "";
   const { path, body } = sample(id);
@@ -225,16 +259,21 @@ describe("the access matrix", () => {
     expect(operationList.map((op) => op.id).filter((id) => !samples[id])).toEqual([]);
   });
 
-  it("starts from keys that work: the refusals below are the expiry's and the revocation's", async () => {
-    expect((await client(system.url, fullKey).get("/api/targets")).status).toBe(200);
-    const [expired] = await identityRows(`SELECT expires_at < now() AS past FROM api_key WHERE key = ${STORED_KEY}`, [expiredKey]);
+  it("starts from keys that work: the refusals below are the expiry's, the revocation's and the audience's", async () => {
+    expect((await client(system.url, await ownerHolder.key(null)).get("/api/targets")).status).toBe(200);
+    expect((await client(system.url, await ownerHolder.agentToken("targets:read")).get("/api/targets")).status).toBe(200);
+    const [expired] = await identityRows(`SELECT expires_at < now() AS past FROM api_key WHERE key = ${STORED_KEY}`, [await ownerHolder.expiredKey()]);
     expect(expired).toEqual({ past: true });
-    expect(await identityRows(`SELECT 1 FROM api_key WHERE key = ${STORED_KEY}`, [revokedKey])).toEqual([]);
+    expect(await identityRows(`SELECT 1 FROM api_key WHERE key = ${STORED_KEY}`, [await ownerHolder.revokedKey()])).toEqual([]);
+    const [, payload] = (await ownerHolder.foreignToken()).split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as { aud: unknown; sub: unknown };
+    expect(claims.aud).not.toBe(`${system.url}/mcp`);
+    expect(claims.sub).toBe((await identityRows('SELECT id::text AS id FROM "user" WHERE email = $1', [ownerHolder.email]))[0]?.id);
   });
 
   for (const credential of credentials) {
     it.each(operationList.map((op) => [`${op.method} ${op.path}`, op] as const))(`${credential.name}: %s`, async (_, op) => {
-      const response = await send(op, credential.headers(op));
+      const response = await send(op, credential);
       const outcome = credential.expect(op);
       if (outcome === "allowed") {
         expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
