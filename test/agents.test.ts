@@ -50,6 +50,8 @@ describe("an agent connecting with OAuth", () => {
     expect(refreshed.refresh_token).not.toBe(agent.tokens.refresh_token);
     const replay = await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), agent.tokens.refresh_token!, insecure);
     await expect(oauth.processRefreshTokenResponse(agent.as, agent.client, replay)).rejects.toMatchObject({ error: "invalid_grant" });
+    const successor = await oauth.refreshTokenGrantRequest(agent.as, agent.client, oauth.None(), refreshed.refresh_token!, insecure);
+    await expect(oauth.processRefreshTokenResponse(agent.as, agent.client, successor), "the replay ended the family").rejects.toMatchObject({ error: "invalid_grant" });
 
     // Revocation applies at the next request.
     expect((await client(system.url, refreshed.access_token).get("/api/dashboard")).status).toBe(200);
