@@ -8,6 +8,7 @@ import { buildGateway, loadGatewayConfig } from "@fit/gateway";
 import { freePort, uniqueTag } from "@fit/testing";
 import { browser, type Browser } from "./support/browser.ts";
 import { startIdentityProvider, type IdentityProvider } from "./support/oidc-provider.ts";
+import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 const BUDGET_MS = 3000;
@@ -73,18 +74,9 @@ const accountOf = async (as: Browser) => {
 /** Signs in by magic link; without SMTP the gateway prints the link on stdout, where an operator would copy it. */
 const magicLinkSignIn = async (email: string) => {
   const as = browser();
-  const printed: string[] = [];
-  const capture = vi.spyOn(process.stdout, "write").mockImplementation(((chunk: string | Uint8Array) => {
-    printed.push(String(chunk));
-    return true;
-  }));
-  try {
+  const link = await printedLink(email, async () => {
     expect((await as.request(new URL("/api/auth/sign-in/magic-link", system.url), json({ email, callbackURL: "/" }))).status).toBe(200);
-  } finally {
-    capture.mockRestore();
-  }
-  const link = printed.join("").match(/Sign-in link for \S+: (\S+)/)?.[1];
-  if (!link) throw new Error(`no magic link was printed for ${email}`);
+  });
   expect((await as.request(link)).status).toBe(302);
   return { as, accountId: await accountOf(as) };
 };

@@ -5,27 +5,10 @@ import * as oauth from "oauth4webapi";
 import { uniqueTag } from "@fit/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { printedLink } from "./sign-in.ts";
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
-
-/** The links the gateway prints while `run` runs (SMTP_URL unset: see identity/mailer.ts). */
-const printedLinks = async (run: () => Promise<void>) => {
-  const links: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    const match = /Sign-in link for \S+: (\S+)/.exec(String(chunk));
-    if (match?.[1]) links.push(match[1]);
-    else return write(chunk, ...rest);
-    return true;
-  });
-  try {
-    await run();
-  } finally {
-    process.stdout.write = write;
-  }
-  return links;
-};
 
 /** A browser: follows nothing by itself, keeps the session cookie. */
 const browser = (baseUrl: string) => {
@@ -89,11 +72,11 @@ export async function connectAgent(baseUrl: string, scope: string, { email = `${
   const web = browser(baseUrl);
   const signInLocation = await locationOf(await web.go(url.toString()), "authorize");
   const signInPage = await web.go(signInLocation);
-  const links = await printedLinks(async () => {
+  const link = await printedLink(email, async () => {
     const sent = await web.submit("/oauth/sign-in", { email, oauth_query: queryOf(signInLocation) });
     if (sent.status !== 200) throw new Error(`sign-in page answered ${sent.status}: ${await sent.text()}`);
   });
-  const signedIn = await locationOf(await web.go(links[0]!), "magic link");
+  const signedIn = await locationOf(await web.go(link), "magic link");
   const consentLocation = await locationOf(await web.go(signedIn), "authorize, signed in");
   const consentPage = await (await web.go(consentLocation)).text();
   const decided = await web.submit("/oauth/consent", { decision: "allow", oauth_query: queryOf(consentLocation) });
