@@ -1,12 +1,14 @@
-// API keys and sessions managed by their owner, over real HTTP, on two gateway replicas sharing one database
+// API keys and sessions managed by their owner, over real HTTP, on two gateway processes sharing one database
 // (docs/decisions/0020-keys-and-sessions-managed-by-their-owner.md).
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startReplica } from "./support/gateway-replica.ts";
 import { client } from "./support/http.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 let system: System;
+let replica: Awaited<ReturnType<typeof startReplica>>;
 let replicaUrl: string;
 let db: pg.Client;
 
@@ -16,12 +18,14 @@ beforeAll(async () => {
     natsUrl: inject("natsUrl"),
     env: { SIGN_IN_LIMIT_PER_ADDRESS: "100", SIGN_IN_LIMIT_PER_EMAIL: "20" },
   });
-  replicaUrl = await system.replica();
+  replica = await startReplica(system);
+  replicaUrl = replica.url;
   db = new pg.Client({ connectionString: system.env["DATABASE_URL"], options: "-c search_path=identity" });
   await db.connect();
 });
 afterAll(async () => {
   await db?.end();
+  await replica?.stop();
   await system?.stop();
 });
 

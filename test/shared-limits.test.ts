@@ -1,37 +1,14 @@
 // Two gateway replicas on one NATS and one database count against the same limits
 // (docs/decisions/0023-shared-rate-limit-counters.md): the second replica is a process of its own, started as
 // production starts one, beside the test's in-process platform.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { client } from "./support/http.ts";
 import { startPrivateNats } from "./support/nats-server.ts";
-import { startServiceProcess } from "./support/service-process.ts";
+import { startReplica } from "./support/gateway-replica.ts";
 import { startSystem, type System } from "./support/system.ts";
 import { waitFor } from "./support/wait.ts";
 
 const LIMITS = { RATE_LIMIT_PER_MINUTE: "10", REFUSED_LIMIT_PER_MINUTE: "6", SIGN_IN_LIMIT_PER_EMAIL: "3", SIGN_IN_LIMIT_PER_ADDRESS: "100" };
-
-/** Another gateway for the system's services, database and NATS namespace, with the same public URL and secrets. */
-const startReplica = async (system: System, logLevel = "warn") => {
-  const dataDir = await mkdtemp(join(tmpdir(), "fit-replica-"));
-  const replica = await startServiceProcess("services/gateway/src/main.ts", {
-    ...system.env,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: logLevel,
-    BODY_METRICS_URL: system.services.bodyMetrics,
-    NUTRITION_URL: system.services.nutrition,
-    WORKOUTS_URL: system.services.workouts,
-  });
-  return {
-    ...replica,
-    stop: async () => {
-      await replica.kill("SIGTERM");
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-};
 
 const statusesOf = async (count: number, send: () => Promise<{ status: number; headers: Headers }>) => {
   const responses = [];

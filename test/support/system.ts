@@ -102,8 +102,8 @@ export const startSystem = async (options: SystemOptions) => {
     /** Another key for an account (created if new), as `pnpm create-key` issues it. */
     key: issueKey,
     /**
-     * One more gateway on the same database, bus and secrets, as a second replica behind a load balancer would
-     * be (its own port and DATA_DIR, for its admin socket). Not in embedded mode: PGlite has one user.
+     * One more gateway on the same database, bus and secrets, at a public URL of its own: another deployment
+     * sharing this one's keys, whose tokens name another audience. Not in embedded mode: PGlite has one user.
      */
     replica: async () => {
       const replicaDir = await mkdtemp(join(tmpdir(), "fit-replica-"));
