@@ -1,11 +1,11 @@
-import { createMemoryKeyValue, type Logger } from "@fit/bus";
+import { createMemoryKeyValue, type KeyValue, type Logger } from "@fit/bus";
 import { describe, expect, it } from "vitest";
 import { sharedCounterStore } from "../../src/auth/shared-counter-store.ts";
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A replica's store over `shared`, with incr as a promise. */
-const replica = (shared: ReturnType<typeof createMemoryKeyValue>) => {
+const replica = (shared: KeyValue) => {
   const Store = sharedCounterStore({ shared, maxAgeMs: 60_000, logger: silent });
   const store = new Store({});
   return (key: string, timeWindow: number, max: number) =>
@@ -22,6 +22,16 @@ describe("shared rate-limit counters", () => {
     const allowed = results.filter((r) => r.current <= 30).map((r) => r.current);
     expect(allowed.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(results.filter((r) => r.current > 30)).toHaveLength(10);
+  });
+
+  it("count a replica's concurrent requests for one key in a write or two, not one write each", async () => {
+    const shared = createMemoryKeyValue({ maxAgeMs: 60_000 });
+    let writes = 0;
+    const counting = { ...shared, compareAndSet: (...args: Parameters<typeof shared.compareAndSet>) => (writes++, shared.compareAndSet(...args)) };
+    const count = replica(counting);
+    const results = await Promise.all(Array.from({ length: 40 }, () => count("account:busy", 60_000, 100)));
+    expect(results.map((r) => r.current).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(writes).toBeLessThanOrEqual(2);
   });
 
   it("answer the time left in the window, and open a new window once it has closed", async () => {
