@@ -1,5 +1,6 @@
 import { ack, AppError, operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
+import { sessionView } from "../domain/sessions.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
 /**
@@ -8,6 +9,7 @@ import type { IdentityStore } from "../store/identity-store.ts";
  * on any gateway: sessions are read from the database on every request, never from a cookie cache.
  */
 export const sessionRoutes = (app: HttpApp, { store }: { store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions"> }) => {
+  // authorize has already refused any other credential (the operations are session-only); this only narrows the type.
   const currentSession = (credential: { kind: string; id: string }) => {
     if (credential.kind !== "session") throw new AppError("forbidden", "only a signed-in session may do this");
     return credential.id;
@@ -15,15 +17,7 @@ export const sessionRoutes = (app: HttpApp, { store }: { store: Pick<IdentitySto
 
   serveOperation(app, operations.listSessions, async ({ caller, request }) => {
     const current = currentSession(request.credential);
-    const sessions = await store.listSessions(caller.accountId, new Date());
-    return sessions.map((s) => ({
-      id: s.id,
-      createdAt: s.createdAt.getTime(),
-      expiresAt: s.expiresAt.getTime(),
-      userAgent: s.userAgent,
-      ipAddress: s.ipAddress,
-      current: s.id === current,
-    }));
+    return (await store.listSessions(caller.accountId, new Date())).map((row) => sessionView(row, current));
   });
 
   serveOperation(app, operations.revokeSession, async ({ params, caller }) => {
