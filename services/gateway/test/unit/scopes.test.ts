@@ -20,6 +20,11 @@ describe("hasScope", () => {
     for (const scope of grantedOnlyScopes) expect(hasScope(caller(apiKey, null), scope), scope).toBe(false);
   });
 
+  it("never gives an OAuth token a granted-only scope, even one it lists", () => {
+    const token = caller({ kind: "oauth", id: randomUUID(), clientId: "agent" }, ["keys", "account", "weight:read"]);
+    expect(scopes.filter((scope) => hasScope(token, scope))).toEqual(["weight:read"]);
+  });
+
   it("gives a scoped key exactly what it names", () => {
     const key = caller(apiKey, ["keys", "weight:read"]);
     for (const scope of scopes) expect(hasScope(key, scope), scope).toBe(scope === "keys" || scope === "weight:read");
