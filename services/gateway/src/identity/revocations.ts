@@ -53,7 +53,8 @@ export async function startRevocations({ bus, cache, logger }: { bus: Bus; cache
       echoes.get(id)?.();
     },
     (up) => {
-      if (up !== live) logger.warn({ trusted: up }, up ? "credential cache in use: revocations are heard" : "credential cache off: revocations may be missed while NATS is unreachable");
+      if (up && !live) logger.info({}, "credential cache in use: revocations are heard");
+      if (!up && live) logger.warn({}, "credential cache off: revocations may be missed while NATS is unreachable");
       live = up;
       cache.setTrusted(up);
     },
