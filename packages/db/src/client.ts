@@ -6,10 +6,6 @@ export interface RawSqlClient {
   $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
 }
 
-export interface TransactionalClient extends RawSqlClient {
-  $transaction<R>(fn: (tx: RawSqlClient) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
-}
-
 /** Readiness probe: resolves when the database answers `SELECT 1`. */
 export async function ping(client: RawSqlClient): Promise<void> {
   await client.$queryRawUnsafe("SELECT 1");

@@ -27,8 +27,23 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** What migrate() needs beyond the public surface. */
+type Query = <R>(text: string, params?: unknown[]) => Promise<R[]>;
+
+/** Plain SQL outside Prisma, for the outbox relay. */
+interface OutboxConnection {
+  query: Query;
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+}
+
+/** What migrate() and the outbox relay need beyond the public surface. */
 export interface DatabaseInternals {
+  /**
+   * The outbox relay's connection. On PostgreSQL it is its own, beside the pool: a claim holds its
+   * transaction open while it publishes, and must neither wait for a pooled connection behind a burst of
+   * requests (Prisma's "Unable to start a transaction in the given time") nor keep one from them.
+   */
+  outbox: OutboxConnection;
   /**
    * Runs `fn` with an adapter factory for the schema engine while no other migrate() of the same schema
    * runs (in any process, for PostgreSQL).
@@ -37,6 +52,8 @@ export interface DatabaseInternals {
   /** Names recorded as finished in _prisma_migrations (none when the table does not exist yet). */
   appliedMigrations(): Promise<Set<string>>;
 }
+
+const OUTBOX_IDLE_IN_TRANSACTION_MS = 30_000;
 
 const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
 
@@ -81,8 +98,38 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
     await pool.end();
     throw error;
   }
-  const db: Database = { kind: "postgres", adapter: new PrismaPg(pool, { schema }), close: () => pool.end() };
+  const outboxPool = new pg.Pool({
+    ...connection,
+    // A claim left open (a publish that hangs) is ended by the server; its rows are claimed again later.
+    options: `${connection.options} -c idle_in_transaction_session_timeout=${OUTBOX_IDLE_IN_TRANSACTION_MS}`,
+    application_name: `${schema}:outbox`,
+    max: 1,
+    allowExitOnIdle: true,
+  });
+  outboxPool.on("error", (error) => config.onPoolError?.(error));
+  outboxPool.on("connect", (client) => client.on("error", (error) => config.onPoolError?.(error)));
+  const close = async () => {
+    await Promise.all([pool.end(), outboxPool.end()]);
+  };
+  const db: Database = { kind: "postgres", adapter: new PrismaPg(pool, { schema }), close };
   internals.set(db, {
+    outbox: {
+      query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query(text, params)).rows as R[],
+      transaction: async (fn) => {
+        const client = await outboxPool.connect();
+        try {
+          await client.query("BEGIN");
+          const result = await fn(async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[]);
+          await client.query("COMMIT");
+          client.release();
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          client.release(true);
+          throw error;
+        }
+      },
+    },
     migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
   });
@@ -138,6 +185,11 @@ async function openPGlite(dataDir: string): Promise<Database> {
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
   let queue: Promise<unknown> = Promise.resolve();
   internals.set(db, {
+    // One connection: a claim's transaction queues the other queries until it commits, as Prisma's do.
+    outbox: {
+      query: async <R>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows,
+      transaction: (fn) => pglite.transaction((tx) => fn(async <R>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)).rows)),
+    },
     appliedMigrations: () => appliedNames(() => pglite.query<{ migration_name: string }>(APPLIED)),
     migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
       const run = queue.then(() => fn(factory));

@@ -1,8 +1,10 @@
-// The transactional outbox reader every service shares. A service inserts OutboxEvent rows in the same
-// transaction as its change; a relay calls claimBatch() to hand them to the bus and mark them sent.
-// SQL is raw (not the generated model API) so this package works with any service's client.
+// The transactional outbox every service shares. A service writes OutboxEvent rows atomically with its change
+// (changeWithEvent, or in the change's transaction); a relay calls claimBatch() to hand them to the bus and mark
+// them sent. SQL is raw (not the generated model API) so this package works with any service's tables.
+import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import type { OutboxRow, OutboxSource as RelaySource } from "@fit/bus";
-import type { RawSqlClient, TransactionalClient } from "./client.ts";
+import type { RawSqlClient } from "./client.ts";
+import { internalsOf, type Database } from "./open.ts";
 
 export type { OutboxRow };
 
@@ -15,60 +17,55 @@ export interface OutboxSource extends RelaySource {
   prune(olderThanMs: number): Promise<number>;
 }
 
-export interface OutboxOptions {
-  /**
-   * Longest a claim transaction (including send) may stay open, in ms (default 30 000; Prisma's own default,
-   * 5 000, is short for a publish that waits for acknowledgements). Past it Prisma rolls back and the rows
-   * are claimed again later, which the consumers' idempotence makes harmless.
-   */
-  transactionTimeoutMs?: number;
-  /** Longest to wait for a transaction to start, in ms (default 10 000). */
-  maxWaitMs?: number;
-}
-
 // created_at then id: a stable order, so a retried batch goes out in the order it first did.
 const claimSql = `SELECT id::text AS id, subject, payload FROM outbox_event
   WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
 
 const dueSql = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE sent_at IS NULL) AS due";
 
-export function createOutboxSource(client: TransactionalClient, options: OutboxOptions = {}): OutboxSource {
-  const txOptions = { timeout: options.transactionTimeoutMs ?? 30_000, maxWait: options.maxWaitMs ?? 10_000 };
+/**
+ * The outbox of `db`, read on the relay's own connection (see DatabaseInternals.outbox): plain SQL, no Prisma
+ * transaction, so a claim never waits for the pool the requests use.
+ */
+export function createOutboxSource(db: Database): OutboxSource {
+  const { outbox } = internalsOf(db);
   return {
     async claimBatch(limit, send) {
       if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
       // Most passes find nothing: one plain read then, rather than a transaction of three statements.
-      const [{ due }] = await client.$queryRawUnsafe<[{ due: boolean }]>(dueSql);
-      if (!due) return 0;
+      const [found] = await outbox.query<{ due: boolean }>(dueSql);
+      if (!found?.due) return 0;
       // A failed send must still commit the attempts count, so the error leaves the transaction as a value.
-      const outcome = await client.$transaction(async (tx) => {
-        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(claimSql, limit);
+      const outcome = await outbox.transaction(async (query) => {
+        const rows = await query<OutboxRow>(claimSql, [limit]);
         if (rows.length === 0) return { claimed: 0 };
         const ids = rows.map((row) => row.id);
         try {
           await send(rows);
         } catch (error) {
-          await tx.$executeRawUnsafe(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id IN (${uuidList(ids)})`, ...ids);
+          await query(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id IN (${uuidList(ids)})`, ids);
           return { claimed: rows.length, error };
         }
-        await tx.$executeRawUnsafe(`UPDATE outbox_event SET sent_at = now() WHERE id IN (${uuidList(ids)})`, ...ids);
+        await query(`UPDATE outbox_event SET sent_at = now() WHERE id IN (${uuidList(ids)})`, ids);
         return { claimed: rows.length };
-      }, txOptions);
+      });
       if ("error" in outcome) throw outcome.error;
       return outcome.claimed;
     },
 
     async pending() {
-      return count(client, "SELECT count(*)::int AS n FROM outbox_event WHERE sent_at IS NULL");
+      const [row] = await outbox.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_event WHERE sent_at IS NULL");
+      return Number(row?.n ?? 0);
     },
 
     async prune(olderThanMs) {
       if (!(olderThanMs >= 0)) throw new RangeError(`olderThanMs must be >= 0, got ${olderThanMs}`);
       // The database's clock on both sides of the comparison, as sent_at was set from it.
-      return client.$executeRawUnsafe(
-        `DELETE FROM outbox_event WHERE sent_at < now() - make_interval(secs => $1::float8 / 1000)`,
-        olderThanMs,
+      const deleted = await outbox.query<{ id: string }>(
+        "DELETE FROM outbox_event WHERE sent_at < now() - make_interval(secs => $1::float8 / 1000) RETURNING id",
+        [olderThanMs],
       );
+      return deleted.length;
     },
   };
 }
@@ -77,10 +74,31 @@ function uuidList(ids: string[]): string {
   return ids.map((_, i) => `$${i + 1}::uuid`).join(", ");
 }
 
-async function count(client: RawSqlClient, sql: string): Promise<number> {
-  const rows = await client.$queryRawUnsafe<{ n: number }[]>(sql);
-  return Number(rows[0]?.n ?? 0);
+
+/** An outbox row as `outboxRow(def, data)` from @fit/contracts builds it. */
+export interface NewOutboxEvent {
+  id: string;
+  subject: string;
+  payload: object;
 }
+
+/**
+ * One statement that makes `change` (an INSERT, UPDATE or DELETE ending in RETURNING) and writes `event` to the
+ * outbox only if `change` returned a row: atomic without a transaction, and one round trip instead of four
+ * (BEGIN, change, event, COMMIT). `alongside` are further data-modifying statements, which may read the changed
+ * rows as `changed`. Run it with the service client's `$queryRaw`; it answers `[{ changed }]`, the number of
+ * rows `change` returned. Table names are unqualified: the connection's search_path (PostgreSQL) or `public`
+ * (PGlite) places them.
+ */
+export const changeWithEvent = (change: Sql, event: NewOutboxEvent, ...alongside: Sql[]): Sql => {
+  const more = alongside.length ? sql`${join(alongside.map((statement, i) => sql`${raw(`alongside_${i}`)} AS (${statement})`), ", ")},` : empty;
+  return sql`WITH changed AS (${change}), ${more}
+    event AS (
+      INSERT INTO outbox_event (id, subject, payload)
+      SELECT ${event.id}::uuid, ${event.subject}, ${JSON.stringify(event.payload)}::jsonb WHERE EXISTS (SELECT 1 FROM changed)
+    )
+    SELECT count(*)::int AS changed FROM changed`;
+};
 
 /**
  * Deletes the outbox rows about an account (every event names it as `data.accountId`), sent or not: part of

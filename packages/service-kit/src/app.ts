@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { LogController, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "@fit/contracts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
@@ -30,10 +30,18 @@ export interface HttpAppOptions {
   trustProxy?: string | undefined;
 }
 
+/**
+ * Fastify's "incoming request" and "request completed" lines, two per request at info, cost a hot path more
+ * than its own work; they are logged at LOG_LEVEL debug or trace only. Failures are logged whatever the level.
+ */
+const logsEveryRequest = (logger: HttpAppOptions["logger"]) =>
+  typeof logger === "object" && logger !== null && "level" in logger && (logger.level === "debug" || logger.level === "trace");
+
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
 export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
   const app = Fastify({
     logger,
+    logController: new LogController({ disableRequestLogging: !logsEveryRequest(logger) }),
     trustProxy: trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     return503OnClosing: true,

@@ -33,7 +33,7 @@ export async function openIdentityDb(options: { url?: string; schema?: string } 
     },
   };
   const adapter = counting(db.adapter, queries);
-  const store = createIdentityStore({ adapter });
+  const store = createIdentityStore(db, adapter);
   const prisma = new PrismaClient({ adapter });
   return {
     db,

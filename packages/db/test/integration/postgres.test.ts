@@ -63,9 +63,10 @@ describe("migrate on PostgreSQL", () => {
 });
 
 describe("outbox on PostgreSQL", () => {
+  let db: Database;
   let client: ReturnType<typeof clientFor>;
   beforeAll(async () => {
-    const db = await open();
+    db = await open();
     await migrate(db, fixture);
     client = clientFor(db);
   });
@@ -77,7 +78,7 @@ describe("outbox on PostgreSQL", () => {
     await client.outboxEvent.deleteMany();
     const t = Date.now();
     await client.outboxEvent.createMany({ data: Array.from({ length: 30 }, (_, i) => outboxEvent(`e${i}`, new Date(t + i))) });
-    const other = clientFor(await open());
+    const other = await open();
     const sent: string[] = [];
     let overlapping = 0;
     let inSend = 0;
@@ -90,18 +91,17 @@ describe("outbox on PostgreSQL", () => {
         inSend--;
       })) > 0);
     };
-    await Promise.all([claimer(createOutboxSource(client)), claimer(createOutboxSource(other))]);
-    await other.$disconnect();
+    await Promise.all([claimer(createOutboxSource(db)), claimer(createOutboxSource(other))]);
     expect(overlapping).toBe(2); // both claimers really held rows at the same time
     expect(sent).toHaveLength(30);
     expect(new Set(sent).size).toBe(30);
-    expect(await createOutboxSource(client).pending()).toBe(0);
+    expect(await createOutboxSource(db).pending()).toBe(0);
   });
 
   it("marks nothing sent when send throws", async () => {
     await client.outboxEvent.deleteMany();
     await client.outboxEvent.create({ data: outboxEvent("x") });
-    const outbox = createOutboxSource(client);
+    const outbox = createOutboxSource(db);
     await expect(outbox.claimBatch(10, () => Promise.reject(new Error("nats down")))).rejects.toThrow("nats down");
     expect(await outbox.pending()).toBe(1);
     expect((await client.outboxEvent.findFirstOrThrow()).attempts).toBe(1);
@@ -111,11 +111,34 @@ describe("outbox on PostgreSQL", () => {
   it("lets other queries of the same client run while a claim's send is in progress", async () => {
     await client.outboxEvent.create({ data: outboxEvent("slow") });
     const order: string[] = [];
-    await createOutboxSource(client).claimBatch(10, async () => {
+    await createOutboxSource(db).claimBatch(10, async () => {
       await client.note.create({ data: { text: "during send" } });
       await ping(client);
       order.push("queried during send");
     });
     expect(order).toEqual(["queried during send"]);
+  });
+
+  it("claims on a connection of its own while every pooled connection is taken", async () => {
+    const busy = await open(1);
+    const busyClient = clientFor(busy);
+    await busyClient.outboxEvent.deleteMany();
+    await busyClient.outboxEvent.create({ data: outboxEvent("while busy") });
+    let release!: () => void;
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const hold = busyClient.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe("SELECT 1");
+      holding();
+      await new Promise<void>((resolve) => (release = resolve));
+    }, { timeout: 30_000 });
+    await held;
+    const started = Date.now();
+    const claimed = await createOutboxSource(busy).claimBatch(10, async () => {});
+    release();
+    await hold;
+    await busyClient.$disconnect();
+    expect(claimed).toBe(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -126,9 +126,23 @@ describe("service app", () => {
 });
 
 describe("request logs", () => {
+  const logged = async (level: string) => {
+    const lines: string[] = [];
+    const options = loggerOptions("kit", level) as object;
+    const app = createHttpApp({ name: "kit", logger: { ...options, stream: { write: (line: string) => void lines.push(line) } }, readiness: async () => {} });
+    await app.inject({ method: "GET", url: "/unknown" });
+    return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  };
+
+  it("are a line in and a line out per request at debug, and not logged at info", async () => {
+    expect(await logged("debug")).toEqual(expect.arrayContaining(["incoming request", "request completed"]));
+    expect(await logged("info")).not.toContain("incoming request");
+    expect(await logged("info")).not.toContain("request completed");
+  });
+
   it("never carry a sign-in token or code from the URL", async () => {
     const lines: string[] = [];
-    const options = loggerOptions("kit", "info") as object;
+    const options = loggerOptions("kit", "debug") as object;
     const app = createHttpApp({ name: "kit", logger: { ...options, stream: { write: (line: string) => void lines.push(line) } }, readiness: async () => {} });
     await app.inject({ method: "GET", url: "/api/auth/magic-link/verify?token=s3cret-token&callbackURL=%2F" });
     await app.inject({ method: "GET", url: "/oauth/callback?state=st4te&code=c0de" });

@@ -8,49 +8,60 @@ export interface Reading {
 }
 
 export const DAY_MS = 86_400_000;
-const WEEK_MS = 7 * DAY_MS;
+export const WEEK_MS = 7 * DAY_MS;
 const TREND_MS = 90 * DAY_MS;
 
 /** The end (exclusive) of a UTC calendar day: readings of that day count as "up to" it. */
 export const endOfDay = (date: string): number => Date.parse(`${date}T00:00:00.000Z`) + DAY_MS;
 
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+/** The first instant of the trend: the 90 days up to the day's end. */
+export const trendStart = (dayEnd: number): number => dayEnd - TREND_MS;
 
 /**
- * One point per UTC calendar day that has readings: `kg` the mean of that day's readings, `ts` its newest
- * reading. At most 90 points whatever the number of readings, so a scale posting every few minutes does
- * not grow the dashboard. `ascending` is sorted by time.
+ * Everything a summary needs from the readings before the day's end, whatever their number: the newest
+ * reading; the sum and count of the readings in the 7 days ending at it; and per UTC calendar day of the
+ * trend window that has readings, its newest reading's time and the sum and count of its readings, oldest day
+ * first. The store computes this in SQL (docs/decisions/0028-raw-sql-on-hot-paths.md), so the dashboard's cost
+ * does not grow with the readings; `summarizeWeights` is the same over the readings themselves.
  */
-const dailyPoints = (ascending: readonly Reading[]) => {
+export interface WeightAggregates {
+  newest: Reading;
+  week: { sum: number; count: number };
+  days: { ts: number; sum: number; count: number }[];
+}
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** `readings` are any of the account's readings before `dayEnd`, in any order; null without any. */
+const aggregateReadings = (readings: readonly Reading[], dayEnd: number): WeightAggregates | null => {
+  if (readings.length === 0) return null;
+  const ascending = [...readings].sort((a, b) => a.ts - b.ts);
+  const newest = ascending.at(-1)!;
+  const week = ascending.filter((r) => r.ts > newest.ts - WEEK_MS);
   const days = new Map<number, { ts: number; sum: number; count: number }>();
-  for (const r of ascending) {
+  for (const r of ascending.filter((r) => r.ts >= trendStart(dayEnd))) {
     const day = Math.floor(r.ts / DAY_MS);
     const point = days.get(day) ?? { ts: r.ts, sum: 0, count: 0 };
     days.set(day, { ts: r.ts, sum: point.sum + r.weightKg, count: point.count + 1 });
   }
-  return [...days.values()].map(({ ts, sum, count }) => ({ ts, kg: round(sum / count, 2) }));
+  return { newest, week: { sum: week.reduce((sum, r) => sum + r.weightKg, 0), count: week.length }, days: [...days.values()] };
 };
 
 /**
  * Latest values come from the newest reading, the weekly average is the mean of the readings in the 7 days
  * ending at the newest one, and the trend is one point per day of the 90 days up to the day's end, oldest
- * first. `readings` are those of the window [min(newest - 7 d, dayEnd - 90 d), dayEnd), any order.
+ * first: `kg` the mean of that day's readings, `ts` its newest reading. At most 90 points whatever the number
+ * of readings, so a scale posting every few minutes does not grow the dashboard.
  */
-export const summarizeWeights = (readings: readonly Reading[], dayEnd: number): WeightSummary | null => {
-  if (readings.length === 0) return null;
-  const ascending = [...readings].sort((a, b) => a.ts - b.ts);
-  const newest = ascending.at(-1)!;
-  const week = ascending.filter((r) => r.ts > newest.ts - WEEK_MS);
-  const weeklyAvgKg = week.reduce((sum, r) => sum + r.weightKg, 0) / week.length;
-  return {
-    latestKg: newest.weightKg,
-    weeklyAvgKg: round(weeklyAvgKg, 2),
-    bodyFatPct: newest.bodyFatPct,
-    note: newest.note,
-    trend: dailyPoints(ascending.filter((r) => r.ts >= dayEnd - TREND_MS)),
-  };
-};
+export const summaryOf = ({ newest, week, days }: WeightAggregates): WeightSummary => ({
+  latestKg: newest.weightKg,
+  weeklyAvgKg: round(week.sum / week.count, 2),
+  bodyFatPct: newest.bodyFatPct,
+  note: newest.note,
+  trend: days.map(({ ts, sum, count }) => ({ ts, kg: round(sum / count, 2) })),
+});
 
-/** The earliest reading time the summary needs, given the newest reading before the day's end. */
-export const summaryWindowStart = (newestTs: number, dayEnd: number): number =>
-  Math.min(newestTs - WEEK_MS, dayEnd - TREND_MS);
+export const summarizeWeights = (readings: readonly Reading[], dayEnd: number): WeightSummary | null => {
+  const aggregates = aggregateReadings(readings, dayEnd);
+  return aggregates && summaryOf(aggregates);
+};

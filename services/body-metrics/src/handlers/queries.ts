@@ -1,16 +1,14 @@
 import { bodyMetricsBus } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import { shoulderToWaist } from "../domain/measurements.ts";
-import { endOfDay, summarizeWeights, summaryWindowStart } from "../domain/weight-summary.ts";
+import { endOfDay, summaryOf } from "../domain/weight-summary.ts";
 import type { Store } from "../store/store.ts";
 
 /** The questions other services ask body-metrics over the bus; stop the returned handles on close. */
 export const serveBodyMetricsQueries = (bus: Bus, store: Store) => {
   const weightSummary = async (accountId: string, date: string) => {
-    const dayEnd = endOfDay(date);
-    const newest = await store.newestReadingBefore(accountId, dayEnd);
-    if (!newest) return null;
-    return summarizeWeights(await store.readingsBetween(accountId, summaryWindowStart(newest.ts, dayEnd), dayEnd), dayEnd);
+    const aggregates = await store.weightAggregates(accountId, endOfDay(date));
+    return aggregates && summaryOf(aggregates);
   };
 
   return [

@@ -1,8 +1,9 @@
 import { bodyMetricsEvents, MeasurementSite, outboxRow } from "@fit/contracts";
-import { createOutboxSource, ping, type Database } from "@fit/db";
+import { changeWithEvent, createOutboxSource, ping, type Database } from "@fit/db";
 import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
-import { PrismaClient } from "./generated/client.ts";
+import { Prisma, PrismaClient } from "./generated/client.ts";
 import type { TargetValues } from "../domain/targets.ts";
+import { trendStart, WEEK_MS, type WeightAggregates } from "../domain/weight-summary.ts";
 import { accountData } from "./account-data.ts";
 import { measurementView, readingView, targetsView } from "./views.ts";
 
@@ -24,27 +25,47 @@ export interface NewMeasurement {
   ts: number;
 }
 
+interface AggregateRow {
+  newest_ts: number;
+  weight_kg: number;
+  body_fat_pct: number | null;
+  note: string | null;
+  week_sum: number;
+  week_count: number;
+  day_ts: number | null;
+  day_sum: number | null;
+  day_count: number | null;
+}
+
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+/**
+ * The reading and its event in one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). `onConflict` lets a
+ * scale's repeat write nothing, and then no event either.
+ */
+const insertReading = (reading: NewReading & { externalId?: string }, onConflict = Prisma.empty) =>
+  changeWithEvent(
+    Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg, body_fat_pct, note, source, external_id)
+      VALUES (${reading.id}::uuid, ${reading.accountId}::uuid, ${new Date(reading.ts)}, ${reading.weightKg}, ${reading.bodyFatPct},
+              ${reading.note}, ${reading.source}, ${reading.externalId ?? null})
+      ${onConflict} RETURNING id`,
+    outboxRow(bodyMetricsEvents.weightLogged, {
+      accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
+    }),
+  );
 
 /** The only place that talks to the database. Every query is scoped by account. */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
   return {
-    outbox: createOutboxSource(prisma),
+    outbox: createOutboxSource(db),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
     accountData: accountData(prisma),
 
     async addReading(reading: NewReading) {
-      await prisma.$transaction([
-        prisma.weightReading.create({ data: { ...reading, ts: new Date(reading.ts) } }),
-        prisma.outboxEvent.create({
-          data: outboxRow(bodyMetricsEvents.weightLogged, {
-            accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
-          }),
-        }),
-      ]);
+      await prisma.$queryRaw(insertReading(reading));
     },
 
     /**
@@ -52,16 +73,8 @@ export const createStore = (db: Database) => {
      * (account_id, external_id)); its event only with a new row. False for a repeat.
      */
     async ingestReading(reading: NewReading & { externalId: string }): Promise<boolean> {
-      return prisma.$transaction(async (tx) => {
-        const { count } = await tx.weightReading.createMany({ data: [{ ...reading, ts: new Date(reading.ts) }], skipDuplicates: true });
-        if (count === 0) return false;
-        await tx.outboxEvent.create({
-          data: outboxRow(bodyMetricsEvents.weightLogged, {
-            accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
-          }),
-        });
-        return true;
-      });
+      const [{ changed }] = await prisma.$queryRaw<[{ changed: number }]>(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
+      return changed > 0;
     },
 
     async setReadingNote(accountId: string, id: string, note: string | null): Promise<boolean> {
@@ -83,21 +96,38 @@ export const createStore = (db: Database) => {
       return rows.map(readingView);
     },
 
-    /** The newest reading before `end`, and every reading from `start` to `end`: what a summary needs. */
-    async newestReadingBefore(accountId: string, end: number) {
-      const row = await prisma.weightReading.findFirst({
-        where: { accountId, ts: { lt: new Date(end) } },
-        orderBy: newestFirst("ts"),
-      });
-      return row ? readingView(row) : null;
-    },
-
-    async readingsBetween(accountId: string, start: number, end: number) {
-      const rows = await prisma.weightReading.findMany({
-        where: { accountId, ts: { gte: new Date(start), lt: new Date(end) } },
-        orderBy: newestFirst("ts"),
-      });
-      return rows.map(readingView);
+    /**
+     * What the weight summary needs, aggregated in SQL: per UTC day one row, each repeating the newest reading
+     * and the 7-day sum, so the rows are at most 90 whatever the number of readings; null without any reading.
+     */
+    async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
+      const end = new Date(dayEnd);
+      const rows = await prisma.$queryRaw<AggregateRow[]>`
+        WITH newest AS (
+          SELECT ts, weight_kg, body_fat_pct, note FROM weight_reading
+          WHERE account_id = ${accountId}::uuid AND ts < ${end}
+          ORDER BY ts DESC, id DESC LIMIT 1
+        ), week AS (
+          SELECT sum(r.weight_kg) AS sum, count(*)::int AS count FROM weight_reading r, newest n
+          WHERE r.account_id = ${accountId}::uuid AND r.ts > n.ts - make_interval(secs => ${WEEK_MS / 1000}) AND r.ts < ${end}
+        ), days AS (
+          SELECT floor(extract(epoch FROM ts) / 86400) AS day, max(ts) AS ts, sum(weight_kg) AS sum, count(*)::int AS count
+          FROM weight_reading
+          WHERE account_id = ${accountId}::uuid AND ts >= ${new Date(trendStart(dayEnd))} AND ts < ${end}
+          GROUP BY 1
+        )
+        SELECT (extract(epoch FROM n.ts) * 1000)::float8 AS newest_ts, n.weight_kg, n.body_fat_pct, n.note,
+               w.sum AS week_sum, w.count AS week_count,
+               (extract(epoch FROM d.ts) * 1000)::float8 AS day_ts, d.sum AS day_sum, d.count AS day_count
+        FROM newest n CROSS JOIN week w LEFT JOIN days d ON true
+        ORDER BY d.day`;
+      const [first] = rows;
+      if (!first) return null;
+      return {
+        newest: { ts: first.newest_ts, weightKg: first.weight_kg, bodyFatPct: first.body_fat_pct, note: first.note },
+        week: { sum: first.week_sum, count: first.week_count },
+        days: rows.flatMap((r) => (r.day_ts === null ? [] : [{ ts: r.day_ts, sum: r.day_sum!, count: r.day_count! }])),
+      };
     },
 
     async addMeasurement(m: NewMeasurement) {

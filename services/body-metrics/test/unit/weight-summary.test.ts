@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, endOfDay, summarizeWeights, summaryWindowStart } from "../../src/domain/weight-summary.ts";
+import { DAY_MS, endOfDay, summarizeWeights } from "../../src/domain/weight-summary.ts";
 import { shoulderToWaist } from "../../src/domain/measurements.ts";
 
 const day = (date: string, hour = 8) => Date.parse(`${date}T${String(hour).padStart(2, "0")}:00:00.000Z`);
@@ -53,12 +53,6 @@ describe("weight summary", () => {
     const trend = summarizeWeights(everyHour, end)?.trend ?? [];
     expect(trend).toHaveLength(90);
     expect(trend.every((point, i) => i === 0 || point.ts - (trend[i - 1]?.ts ?? 0) === DAY_MS)).toBe(true);
-  });
-
-  it("asks the store for enough history for both the week and the trend", () => {
-    const end = endOfDay("2026-11-22");
-    expect(summaryWindowStart(end - 200 * DAY_MS, end)).toBe(end - 207 * DAY_MS);
-    expect(summaryWindowStart(end - DAY_MS, end)).toBe(end - 90 * DAY_MS);
   });
 });
 

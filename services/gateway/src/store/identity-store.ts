@@ -1,5 +1,5 @@
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { createOutboxSource, ping } from "@fit/db";
+import { createOutboxSource, ping, type Database } from "@fit/db";
 import { accountStore } from "./account-store.ts";
 import { PrismaClient } from "./generated/client.ts";
 import type { PrismaClientOptionsWithAdapter } from "./generated/internal/prismaNamespace.ts";
@@ -39,10 +39,11 @@ export interface SessionListing {
 
 /**
  * The identity schema: better-auth reads and writes it through its Prisma adapter (sign-in, sessions, keys);
- * the per-request credential check is this store's own statement.
+ * the per-request credential check is this store's own statement. `adapter` stands in for the database's own
+ * (a test counts the statements through it); the outbox relay reads `db` on a connection of its own.
  */
-export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "adapter">) => {
-  const prisma = new PrismaClient({ adapter: db.adapter });
+export const createIdentityStore = (db: Database, adapter: PrismaClientOptionsWithAdapter["adapter"] = db.adapter) => {
+  const prisma = new PrismaClient({ adapter });
   return {
     /** better-auth's view of the schema. */
     authDatabase: prismaAdapter(prisma, { provider: "postgresql" }),
@@ -124,7 +125,7 @@ export const createIdentityStore = (db: Pick<PrismaClientOptionsWithAdapter, "ad
     },
     account: accountStore(prisma),
     /** Carries `identity.account.deleted` to the bus (buildService starts its relay). */
-    outbox: createOutboxSource(prisma),
+    outbox: createOutboxSource(db),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
   };

@@ -1,9 +1,9 @@
 import { nutritionEvents, outboxRow } from "@fit/contracts";
-import { createOutboxSource, ping, type Database } from "@fit/db";
+import { changeWithEvent, createOutboxSource, ping, type Database } from "@fit/db";
 import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
 import { accountData } from "./account-data.ts";
-import { PrismaClient, type Prisma } from "./generated/client.ts";
+import { Prisma, PrismaClient, type FoodItem } from "./generated/client.ts";
 
 export type NewFoodItem = Omit<Prisma.FoodItemUncheckedCreateInput, "createdAt" | "updatedAt"> & { id: string };
 export type FoodItemChanges = Omit<Prisma.FoodItemUncheckedUpdateInput, "id" | "accountId" | "createdAt" | "updatedAt">;
@@ -13,22 +13,44 @@ type Tx = Prisma.TransactionClient;
 const noEstimate = { kcalLow: null, kcalHigh: null, proteinLow: null, proteinHigh: null, estimateSource: null };
 
 /**
- * Records which days a write changed, in the write's own transaction, together with the event that will
- * make the projection catch up. Reads recompute these days until the event has been applied.
+ * Marks the (account_id, date) pairs `days` selects as changed by the write whose event is `eventId`: reads
+ * recompute these days until the projection has applied that event.
  */
+const markPending = (days: Prisma.Sql, eventId: string) => Prisma.sql`
+  INSERT INTO pending_day (account_id, date, event_id) SELECT DISTINCT account_id, date, ${eventId}::uuid FROM (${days}) AS days
+  ON CONFLICT (account_id, date) DO UPDATE SET event_id = EXCLUDED.event_id, created_at = now()`;
+
+/** Records which days a write changed, in the write's own transaction, together with the event. */
 const markChanged = async (tx: Tx, accountId: string, dates: string[], event: ReturnType<typeof outboxRow>) => {
-  for (const date of new Set(dates)) {
-    await tx.pendingDay.upsert({
-      where: { accountId_date: { accountId, date } },
-      create: { accountId, date, eventId: event.id },
-      update: { eventId: event.id, createdAt: new Date() },
-    });
-  }
+  await tx.$executeRaw(markPending(Prisma.sql`SELECT ${accountId}::uuid AS account_id, unnest(${dates}::text[]) AS date`, event.id));
   await tx.outboxEvent.create({ data: event });
 };
 
+const newRow = (item: NewFoodItem, now: Date): FoodItem => ({
+  id: item.id, accountId: item.accountId, date: item.date, name: item.name, kcal: item.kcal, proteinG: item.proteinG,
+  carbsG: item.carbsG ?? null, fatG: item.fatG ?? null, quantity: item.quantity ?? null, unit: item.unit ?? null,
+  meal: item.meal ?? null, note: item.note ?? null, kcalLow: item.kcalLow ?? null, kcalHigh: item.kcalHigh ?? null,
+  proteinLow: item.proteinLow ?? null, proteinHigh: item.proteinHigh ?? null, estimateSource: item.estimateSource ?? null,
+  createdAt: now, updatedAt: now,
+});
+
+/** The item, its day marked pending and its event: one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). */
+const insertItem = (row: FoodItem) => {
+  const event = outboxRow(nutritionEvents.itemLogged, { accountId: row.accountId, itemId: row.id, date: row.date });
+  return changeWithEvent(
+    Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, carbs_g, fat_g, quantity, unit, meal, note,
+        kcal_low, kcal_high, protein_low, protein_high, estimate_source, created_at, updated_at)
+      VALUES (${row.id}::uuid, ${row.accountId}::uuid, ${row.date}, ${row.name}, ${row.kcal}, ${row.proteinG}, ${row.carbsG}, ${row.fatG},
+        ${row.quantity}, ${row.unit}, ${row.meal}, ${row.note}, ${row.kcalLow}, ${row.kcalHigh}, ${row.proteinLow}, ${row.proteinHigh},
+        ${row.estimateSource}, ${row.createdAt}, ${row.updatedAt})
+      RETURNING account_id, date`,
+    event,
+    markPending(Prisma.sql`SELECT account_id, date FROM changed`, event.id),
+  );
+};
+
 /** The day's sums and item count, or null for a day without items. */
-const sumDay = async (client: Tx | PrismaClient, accountId: string, date: string) => {
+const sumDay = async (client: PrismaClient, accountId: string, date: string) => {
   const { _sum, _count } = await client.foodItem.aggregate({
     where: { accountId, date },
     _sum: { kcal: true, proteinG: true },
@@ -42,22 +64,20 @@ export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
   return {
-    outbox: createOutboxSource(prisma),
+    outbox: createOutboxSource(db),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
     accountData: accountData(prisma),
 
-    /** Logs items in one transaction (a described meal is all logged or not at all), an event for each. */
-    addItems: (items: NewFoodItem[]) =>
-      prisma.$transaction(async (tx) => {
-        const rows = [];
-        for (const item of items) {
-          rows.push(await tx.foodItem.create({ data: item }));
-          const event = outboxRow(nutritionEvents.itemLogged, { accountId: item.accountId, itemId: item.id, date: item.date });
-          await markChanged(tx, item.accountId, [item.date], event);
-        }
-        return rows.map(foodItemView);
-      }),
+    /** Logs items atomically (a described meal is all logged or not at all), an event for each. */
+    async addItems(items: NewFoodItem[]) {
+      const now = new Date();
+      const rows = items.map((item) => newRow(item, now));
+      const statements = rows.map((row) => prisma.$queryRaw(insertItem(row)));
+      // One item is one statement, atomic alone; several need a transaction (a batch: no interactive round trips).
+      await (statements.length === 1 ? statements[0] : prisma.$transaction(statements));
+      return rows.map(foodItemView);
+    },
 
     updateItem: (accountId: string, id: string, changes: FoodItemChanges) =>
       prisma.$transaction(async (tx) => {
@@ -94,22 +114,26 @@ export const createStore = (db: Database) => {
      * so duplicates and replays are harmless. The advisory lock orders concurrent recomputes of one day, and
      * each sums with a snapshot taken after it holds the lock.
      */
-    recomputeDay: (accountId: string, date: string, eventId?: string) =>
-      prisma.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`;
-        const total = await sumDay(tx, accountId, date);
-        if (total) {
-          const values = { kcal: total.kcal, proteinG: total.proteinG, itemCount: total.itemCount, updatedAt: new Date() };
-          await tx.dailyTotal.upsert({
-            where: { accountId_date: { accountId, date } },
-            create: { accountId, date, ...values },
-            update: values,
-          });
-        } else {
-          await tx.dailyTotal.deleteMany({ where: { accountId, date } });
-        }
-        if (eventId) await tx.pendingDay.deleteMany({ where: { accountId, date, eventId } });
-      }),
+    recomputeDay: async (accountId: string, date: string, eventId?: string) => {
+      // Two statements in one batch transaction: the second takes its snapshot once the first holds the lock.
+      await prisma.$transaction([
+        prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,
+        prisma.$executeRaw`
+          WITH total AS (
+            SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g, count(*)::int AS n
+            FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}
+          ), stored AS (
+            INSERT INTO daily_total (account_id, date, kcal, protein_g, item_count, updated_at)
+            SELECT ${accountId}::uuid, ${date}, kcal, protein_g, n, now() FROM total WHERE n > 0
+            ON CONFLICT (account_id, date) DO UPDATE
+              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
+          ), emptied AS (
+            DELETE FROM daily_total WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT n FROM total) = 0
+          )
+          DELETE FROM pending_day
+          WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId ?? null}::uuid`,
+      ]);
+    },
 
     /** Stored totals, newest first, plus the days still pending, computed now from their items. */
     async recentTotals(accountId: string, limit: number) {
@@ -125,20 +149,23 @@ export const createStore = (db: Database) => {
       return { stored, fresh };
     },
 
+    /** The day's total: summed from its items while the day is pending, else the stored one. One statement. */
     async dayTotal(accountId: string, date: string): Promise<DayTotal | null> {
-      const pending = await prisma.pendingDay.findUnique({ where: { accountId_date: { accountId, date } } });
-      if (pending) return sumDay(prisma, accountId, date);
-      return prisma.dailyTotal.findUnique({
-        where: { accountId_date: { accountId, date } },
-        select: { date: true, kcal: true, proteinG: true },
-      });
+      const rows = await prisma.$queryRaw<{ kcal: number; protein_g: number }[]>`
+        WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
+        SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
+        WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
+        UNION ALL
+        SELECT kcal, protein_g FROM daily_total
+        WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)`;
+      const [row] = rows;
+      return row ? { date, kcal: row.kcal, proteinG: row.protein_g } : null;
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
-      return prisma.accountTargets.findUnique({
-        where: { accountId },
-        select: { dailyKcalTarget: true, proteinTargetG: true },
-      });
+      const [row] = await prisma.$queryRaw<{ daily_kcal_target: number | null; protein_target_g: number | null }[]>`
+        SELECT daily_kcal_target, protein_target_g FROM account_targets WHERE account_id = ${accountId}::uuid`;
+      return row ? { dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g } : null;
     },
 
     /** Applies a targets event unless a newer one was already applied (events may arrive out of order). */

@@ -31,7 +31,7 @@ export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
   return {
-    outbox: createOutboxSource(prisma),
+    outbox: createOutboxSource(db),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
     accountData: accountData(prisma),
