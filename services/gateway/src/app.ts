@@ -38,12 +38,6 @@ export const gatewayDatabase: ServiceDatabase = {
   prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
 };
 
-/**
- * Fastify logs two info lines per request: on the API's hot path they cost more CPU than the forwarding itself,
- * so at the default level they are left out (errors and warnings still come); LOG_LEVEL=debug brings them back.
- */
-const apiLogLevel = (level: GatewayConfig["LOG_LEVEL"]) => (level === "info" ? "warn" : level);
-
 /** The public edge: sign-in, credentials → internal assertion, scope checks, forwarding, the dashboard. */
 export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus }) =>
   buildService(
@@ -109,7 +103,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           await api.register(forwardRoutes, {
             upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL },
           });
-        }, { logLevel: apiLogLevel(config.LOG_LEVEL) });
+        });
         await ingestRoute(app, {
           bus,
           store,
