@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { scopes } from "@fit/contracts";
-import { makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { makeFit, makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
 import { freePort } from "@fit/testing";
 import { buildCli, fitBinary } from "./support/cli.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -126,6 +126,17 @@ describe("fit weight", () => {
     ]);
   });
 
+  it("deletes a weigh-in by id; an id it no longer has is exit 4 with the API's message", async () => {
+    const run = as((await system.account()).key);
+    const { id } = JSON.parse((await run(["weight", "add", "80", "--json"])).stdout);
+    expect(await run(["weight", "delete", id])).toMatchObject({ code: 0, stdout: `Deleted weigh-in ${id}\n` });
+    const again = await run(["weight", "delete", id]);
+    expect(again.code).toBe(4);
+    expect(again.stderr).toMatch(/^fit: .*not found/);
+    const notAnId = await run(["weight", "delete", "yesterday"]);
+    expect(notAnId).toMatchObject({ code: 2, stderr: "fit: must be a UUID\n" });
+  });
+
   it("refuses input the contract refuses before sending anything (exit 2, the contract's message)", async () => {
     // A closed port: had a request been sent, this would be exit 5.
     const closed = `http://127.0.0.1:${await freePort()}`;
@@ -201,15 +212,19 @@ describe("fit import", () => {
       await writeFile(file, makeGpx(track, { name: `Run ${i}`, type: "running" }));
       files.push(file);
     }
+    const ride = join(folder, "ride.fit");
+    await writeFile(ride, makeFit({ sport: "cycling", start: new Date(Date.UTC(2026, 10, 23, 17)), elapsedS: 3600, timerS: 3500, distanceM: 30_000, calories: 800 }));
+    files.push(ride);
     const csv = join(folder, "scale.csv");
     await writeFile(csv, "time,weight_kg,body_fat_pct,note\n2026-11-20T07:00:00Z,82.0,19,\n2026-11-21T07:00:00Z,81.8,,\"light, after run\"\n2026-11-22,81.5,18.5,\n");
     const imported = await run(["import", ...files, csv, "--json"]);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain("importing [");
-    expect(imported.stderr).toContain("6/6");
+    expect(imported.stderr).toContain("7/7");
     const outcomes = JSON.parse(imported.stdout);
-    expect(outcomes.map((o: { result: string }) => o.result)).toEqual(["created", "created", "created", "3 weigh-ins"]);
+    expect(outcomes.map((o: { result: string }) => o.result)).toEqual(["created", "created", "created", "created", "3 weigh-ins"]);
     expect(outcomes[0].detail).toMatchObject({ activityType: "run", distanceM: expect.closeTo(2950, -1) });
+    expect(outcomes[3].detail).toMatchObject({ activityType: "ride", distanceM: 30_000, energyKcal: 800, durationS: 3600 });
 
     const weights = JSON.parse((await run(["weight", "list", "--json"])).stdout).items;
     expect(weights.map((w: { weightKg: number; note: string | null }) => [w.weightKg, w.note])).toEqual([[81.5, null], [81.8, "light, after run"], [82, null]]);

@@ -73,7 +73,8 @@ export const call = async <O extends Operation>(
 ): Promise<z.output<O["response"]>> => {
   const body = validated(operation.body, input.body);
   const query = validated(operation.query, input.query);
-  const path = operation.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ""));
+  const params = validated(operation.params, input.params) as Record<string, string> | undefined;
+  const path = operation.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ""));
   const response = await send(
     connection,
     operation.method,

@@ -53,4 +53,15 @@ export const weightCommands = (program: Command): void => {
         page.items.map((r) => [localTime(r.ts), r.weightKg, orDash(r.bodyFatPct), r.note ?? "", r.source]),
       );
     });
+
+  weight
+    .command("delete")
+    .description("delete a weigh-in by its id (as `weight add` or `weight list --json` print it)")
+    .argument("<id>", "the weigh-in's id")
+    .action(async (id: string, _options: object, command: Command) => {
+      const context = contextOf(command);
+      const ack = await call(await context.connection(), operations.deleteWeight, { params: { id } });
+      if (context.json) return printJson(ack);
+      printLine(`Deleted weigh-in ${id}`);
+    });
 };
