@@ -74,11 +74,13 @@ describe("fit login and logout", () => {
     expect(after.stderr).toMatch(/not logged in: run `fit login`/);
   });
 
-  it("reads a pasted key from standard input", async () => {
+  it("reads a pasted key from standard input, keeping the server logged in to before", async () => {
     const configHome = join(home, "pasted");
-    const login = await fit(["login", "--url", system.url], { configHome, input: `${key}\n` });
+    expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
+    const other = (await system.account()).key;
+    const login = await fit(["login"], { configHome, input: `${other}\n` });
     expect(login.code).toBe(0);
-    expect(JSON.parse(await readFile(join(configHome, "fit", "config.json"), "utf8")).key).toBe(key);
+    expect(JSON.parse(await readFile(join(configHome, "fit", "config.json"), "utf8"))).toEqual({ url: system.url, key: other });
   });
 
   it("refuses a key the server does not know, with the server's message and exit 3, and keeps nothing", async () => {

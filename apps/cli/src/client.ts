@@ -1,7 +1,7 @@
 import { ErrorEnvelope, type Operation } from "@fit/contracts";
 import type { z } from "zod";
 import type { Connection } from "./config.ts";
-import { CliError, exitCodeOfStatus, exitCodes } from "./exit.ts";
+import { CliError, exitCodeOfStatus, exitCodes, refused } from "./exit.ts";
 
 type Schema<O, K extends "body" | "query"> = O extends Record<K, infer S extends z.ZodType> ? z.input<S> : undefined;
 
@@ -11,14 +11,10 @@ export interface CallInput<O extends Operation> {
   body?: Schema<O, "body">;
 }
 
-/** What a refused input says, in the contract's own words, so the user reads the server's message without a request. */
-const refuse = (error: z.ZodError): CliError =>
-  new CliError(error.issues.map((issue) => issue.message).join("; "), exitCodes.usage);
-
 const validated = (schema: z.ZodType | undefined, value: unknown): unknown => {
   if (!schema || value === undefined) return value;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw refuse(parsed.error);
+  if (!parsed.success) throw refused(parsed.error);
   return parsed.data;
 };
 

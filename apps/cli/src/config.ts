@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { CliError, exitCodes } from "./exit.ts";
 
-export const DEFAULT_URL = "http://127.0.0.1:3000";
+const DEFAULT_URL = "http://127.0.0.1:3000";
 
 const StoredConfig = z.object({ url: z.string().optional(), key: z.string().optional() });
 export type StoredConfig = z.infer<typeof StoredConfig>;

@@ -16,6 +16,8 @@ export const exitCodes = {
 
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes];
 
+import type { z } from "zod";
+
 /** A failure the CLI reports in one line on stderr before exiting with `code`. */
 export class CliError extends Error {
   override readonly name = "CliError";
@@ -35,3 +37,7 @@ export const exitCodeOfStatus = (status: number): ExitCode => {
   if (status === 429 || status === 502 || status === 503 || status === 504) return exitCodes.unavailable;
   return exitCodes.api;
 };
+
+/** Input a contract refuses, in the contract's own words (the server would answer the same), prefixed by where. */
+export const refused = (error: z.ZodError, where = ""): CliError =>
+  new CliError(`${where}${error.issues.map((issue) => issue.message).join("; ")}`, exitCodes.usage);

@@ -1,7 +1,7 @@
 import { WeightCreate } from "@fit/contracts";
 import { parse } from "csv-parse/sync";
 import type { z } from "zod";
-import { CliError, exitCodes } from "./exit.ts";
+import { CliError, exitCodes, refused } from "./exit.ts";
 
 export type WeighIn = z.output<typeof WeightCreate>;
 
@@ -30,9 +30,7 @@ export const parseWeighIns = (file: string, text: string): WeighIn[] => {
       bodyFatPct: fat ? Number(fat) : undefined,
       note: record.note || undefined,
     });
-    if (!parsed.success) {
-      throw new CliError(`${file}, line ${line}: ${parsed.error.issues.map((i) => i.message).join("; ")}`, exitCodes.usage);
-    }
+    if (!parsed.success) throw refused(parsed.error, `${file}, line ${line}: `);
     return parsed.data;
   });
 };

@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { operations } from "@fit/contracts";
 import type { Command } from "commander";
 import { call, send } from "../client.ts";
-import { configPath, DEFAULT_URL, readConfig, writeConfig } from "../config.ts";
+import { configPath, readConfig, resolveConnection, writeConfig } from "../config.ts";
 import { contextOf } from "../context.ts";
 import { CliError, exitCodes } from "../exit.ts";
 import { printJson, printLine } from "../output.ts";
@@ -28,11 +28,10 @@ export const accountCommands = (program: Command): void => {
     .action(async (_options: object, command: Command) => {
       const context = contextOf(command);
       const flags = command.optsWithGlobals<{ url?: string; key?: string }>();
-      const path = configPath(process.env);
-      const stored = await readConfig(path).catch(() => ({}));
-      const url = (flags.url ?? process.env.FIT_URL ?? DEFAULT_URL).replace(/\/+$/, "");
       const key = flags.key ?? (await readKey());
       if (!key) throw new CliError("no key given: pass --key or paste one", exitCodes.usage);
+      // The URL as every command finds it: a new key for the server logged in to before keeps that server.
+      const { url } = await resolveConnection({ url: flags.url, key }, process.env);
       // Any answer but 401 proves the key: one without the dashboard scope is still a valid key.
       let scoped = true;
       try {
@@ -41,7 +40,8 @@ export const accountCommands = (program: Command): void => {
         if (!(error instanceof CliError) || error.status !== 403) throw error;
         scoped = false;
       }
-      await writeConfig(path, { ...stored, url, key });
+      const path = configPath(process.env);
+      await writeConfig(path, { url, key });
       if (context.json) return printJson({ url, config: path, dashboard: scoped });
       printLine(`Logged in to ${url}; the key is kept in ${path}`);
       if (!scoped) printLine("Note: this key may not read the dashboard; some commands will answer 403.");

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { call, send } from "../client.ts";
 import type { Connection } from "../config.ts";
 import { contextOf } from "../context.ts";
-import { CliError, exitCodes, type ExitCode } from "../exit.ts";
+import { CliError, exitCodes, refused, type ExitCode } from "../exit.ts";
 import { printJson, printTable } from "../output.ts";
 import { parseWeighIns, type WeighIn } from "../weigh-in-csv.ts";
 import { workoutLine } from "./workouts.ts";
@@ -100,7 +100,7 @@ export const importCommand = (program: Command): void => {
     .action(async (files: string[], options: { source: string; progress: boolean }, command: Command) => {
       const context = contextOf(command);
       const query = WorkoutImportQuery.safeParse({ source: options.source });
-      if (!query.success) throw new CliError(query.error.issues.map((i) => i.message).join("; "), exitCodes.usage);
+      if (!query.success) throw refused(query.error);
       const jobs = await prepare(files);
       const connection = await context.connection();
       const units = jobs.reduce((sum, job) => sum + (job.kind === "workout" ? 1 : job.rows.length), 0);
