@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{packages,services}/*/test/unit/**/*.test.ts", "launcher/test/unit/**/*.test.ts"],
+          include: ["{packages,services}/*/test/unit/**/*.test.ts", "launcher/test/unit/**/*.test.ts", "infra/test/unit/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

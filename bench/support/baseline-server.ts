@@ -1,11 +1,12 @@
-// The baseline of bench/weight.ts: the same two weight operations as a bare Fastify app on `pg`, without the
-// platform (no gateway hop, credential lookup, assertion, Prisma or outbox row). Started by baseline.ts.
+// The baseline of bench/targets.ts: the same weight and food operations as a bare Fastify app on `pg`, without
+// the platform (no gateway hop, credential lookup, assertion, ORM, outbox row or roll-up). Started by baseline.ts.
 import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
 import pg from "pg";
 
 const env = (name: string) => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
-const table = `${env("BASELINE_SCHEMA")}.weight_reading`;
+const schema = env("BASELINE_SCHEMA");
+const table = `${schema}.weight_reading`;
 const accountId = env("BASELINE_ACCOUNT_ID");
 // The services' pool size (DATABASE_POOL_SIZE default).
 const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: 10 });
@@ -32,6 +33,29 @@ app.post<{ Body: { weightKg: number } }>("/api/weight", { schema: { body: Weight
     [id, accountId, new Date(), request.body.weightKg],
   );
   return { ok: true, id };
+});
+
+const FoodCreate = {
+  type: "object",
+  required: ["date", "name", "kcal", "proteinG"],
+  properties: {
+    date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" },
+    name: { type: "string", minLength: 1, maxLength: 200 },
+    kcal: { type: "number", minimum: 0, maximum: 10_000 },
+    proteinG: { type: "number", minimum: 0, maximum: 1000 },
+    meal: { type: "string", enum: ["breakfast", "lunch", "dinner", "snack"] },
+  },
+} as const;
+
+type Food = { date: string; name: string; kcal: number; proteinG: number; meal?: string };
+app.post<{ Body: Food }>("/api/nutrition/items", { schema: { body: FoodCreate } }, async (request) => {
+  const { date, name, kcal, proteinG, meal = null } = request.body;
+  const { rows } = await pool.query(
+    `INSERT INTO ${schema}.food_item (id, account_id, date, name, kcal, protein_g, meal, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now()) RETURNING id, date, name, kcal, protein_g, meal, created_at`,
+    [randomUUID(), accountId, date, name, kcal, proteinG, meal],
+  );
+  return rows[0];
 });
 
 app.get("/api/weight", async () => {

@@ -5,8 +5,9 @@ import { freePort, spawnServer, waitReady } from "./services.ts";
 const SCHEMA = "bench_baseline";
 
 /**
- * Starts baseline-server.ts on the server CPU, against a copy of body-metrics' weight_reading (LIKE … INCLUDING
- * ALL: same columns, defaults, primary key and indexes) in a schema of its own of the same database.
+ * Starts baseline-server.ts on the server CPU, against copies of body-metrics' weight_reading and nutrition's
+ * food_item (LIKE … INCLUDING ALL: same columns, defaults, primary key and indexes) in a schema of its own of the
+ * same database.
  */
 export const startBaseline = async (databaseUrl: string, accountId: string) => {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -14,6 +15,7 @@ export const startBaseline = async (databaseUrl: string, accountId: string) => {
   try {
     await client.query(`CREATE SCHEMA ${SCHEMA}`);
     await client.query(`CREATE TABLE ${SCHEMA}.weight_reading (LIKE body_metrics.weight_reading INCLUDING ALL)`);
+    await client.query(`CREATE TABLE ${SCHEMA}.food_item (LIKE nutrition.food_item INCLUDING ALL)`);
   } finally {
     await client.end();
   }

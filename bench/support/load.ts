@@ -14,6 +14,8 @@ export interface LoadSpec {
   duration: number;
   /** Requests per second at evenly spaced moments (an open loop; `connections` is then unused); unset, each connection sends as fast as it is answered. */
   ratePerSec?: number;
+  /** One request after another, timed to 0.01 ms (`connections` must be 1). */
+  sequential?: boolean;
 }
 
 /** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
@@ -35,13 +37,13 @@ export type Watched = Record<string, number>;
 
 const workers = {
   closed: fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url)),
-  steady: fileURLToPath(new URL("./steady-worker.ts", import.meta.url)),
+  timed: fileURLToPath(new URL("./timed-worker.ts", import.meta.url)),
 };
 
-/** Runs the load (autocannon, or the steady-rate sender when `ratePerSec` is set) in a process of its own on the load CPU. */
+/** Runs the load (autocannon, or the timed sender for a steady rate or one request at a time) in a process of its own on the load CPU. */
 const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
   new Promise((resolve, reject) => {
-    const worker = spec.ratePerSec === undefined ? workers.closed : workers.steady;
+    const worker = spec.ratePerSec === undefined && !spec.sequential ? workers.closed : workers.timed;
     // Above the rest of the load CPU (agent callers, a coach placed there): what delays the sender is not the server's.
     const [command, args] = pinned(LOAD_CPU, process.execPath, ["--import", "tsx", worker, JSON.stringify(spec)], -10);
     const child = trackChild(spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] }));

@@ -3,25 +3,31 @@ import { parseArgs } from "node:util";
 import type { LoadFigures } from "./load.ts";
 import { ROOT } from "./services.ts";
 
-/** --duration / --connections / --warmup; a `--` that pnpm passes through is ignored. */
+/**
+ * --duration / --connections / --warmup, and --check (a short run: 3 s phases after 1 s of warm-up unless
+ * told otherwise); a `--` that pnpm passes through is ignored.
+ */
 export const benchOptions = () => {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== "--"),
     options: {
-      duration: { type: "string", default: "10" },
+      duration: { type: "string" },
       connections: { type: "string", default: "50" },
-      warmup: { type: "string", default: "2" },
+      warmup: { type: "string" },
+      check: { type: "boolean", default: false },
     },
   });
+  const short = values.check ?? false;
   const num = (name: string, value: string, min: number, max: number) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
     return n;
   };
   return {
-    duration: num("duration", values.duration, 1, 60),
+    duration: num("duration", values.duration ?? (short ? "3" : "10"), 1, 60),
     connections: num("connections", values.connections, 1, 500),
-    warmup: num("warmup", values.warmup, 0, 30),
+    warmup: num("warmup", values.warmup ?? (short ? "1" : "2"), 0, 30),
+    check: short,
   };
 };
 
@@ -58,12 +64,14 @@ export const aimTable = (aims: Aim[]) =>
 
 export const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
-/** bench/results/<name>-<UTC timestamp>.json (the folder is git-ignored). */
-export const writeResults = async (name: string, results: object) => {
+/** bench/results/<name>-<UTC timestamp>.json, and `<alias>.json` too when given (the folder is git-ignored). */
+export const writeResults = async (name: string, results: object, alias?: string) => {
   const dir = `${ROOT}bench/results`;
   await mkdir(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
   const file = `${dir}/${name}-${stamp}.json`;
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-  return file.slice(ROOT.length);
+  const text = `${JSON.stringify(results, null, 2)}\n`;
+  await writeFile(file, text);
+  if (alias) await writeFile(`${dir}/${alias}.json`, text);
+  return file.slice(ROOT.length) + (alias ? ` (and bench/results/${alias}.json)` : "");
 };

@@ -8,7 +8,7 @@ import type { System } from "./system.ts";
  * Another gateway for the system's services, database and NATS namespace, with the same public URL and secrets:
  * a second replica behind the same load balancer, as a process of its own started as production starts one.
  */
-export const startReplica = async (system: System, logLevel = "warn") => {
+export const startReplica = async (system: System, logLevel = "warn", env: Record<string, string> = {}) => {
   const dataDir = await mkdtemp(join(tmpdir(), "fit-replica-"));
   const replica = await startServiceProcess("services/gateway/src/main.ts", {
     ...system.env,
@@ -17,6 +17,7 @@ export const startReplica = async (system: System, logLevel = "warn") => {
     BODY_METRICS_URL: system.services.bodyMetrics,
     NUTRITION_URL: system.services.nutrition,
     WORKOUTS_URL: system.services.workouts,
+    ...env,
   });
   return {
     ...replica,

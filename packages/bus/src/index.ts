@@ -5,6 +5,7 @@ export type {
   KeyValue,
   KeyValueEntry,
   KeyValueOptions,
+  Listening,
   Logger,
   OutboxRow,
   OutboxSource,

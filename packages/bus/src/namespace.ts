@@ -15,6 +15,8 @@ export const withNamespace = (bus: Bus, namespace: string): Bus => {
     publish: (s, envelope, opts) => bus.publish(subject(s), envelope, opts),
     subscribe: (def, durable, handler, opts) => bus.subscribe(event(def), durable, handler, opts),
     ensureStreams: (defs) => bus.ensureStreams(defs.map(event)),
+    broadcast: (s, data) => bus.broadcast(subject(s), data),
+    listen: (s, handler, onLive) => bus.listen(subject(s), handler, onLive),
     keyValue: (bucket, options) => bus.keyValue(`${namespace}_${bucket}`, options),
     ping: () => bus.ping(),
     close: () => bus.close(),

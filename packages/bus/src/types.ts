@@ -51,6 +51,12 @@ export interface Responding {
   stop(): Promise<void>;
 }
 
+/** A listener of broadcasts (see Bus.listen). */
+export interface Listening {
+  /** Stops listening; `onLive(false)` is not called. */
+  stop(): Promise<void>;
+}
+
 /** A shared key-value bucket (see Bus.keyValue). */
 export interface KeyValueOptions {
   /** An entry not written for this long is dropped (the bucket's max age; fixed when the bucket is created). */
@@ -108,6 +114,17 @@ export interface Bus {
    * "unavailable" (here or in its operations) when NATS cannot be reached.
    */
   keyValue(bucket: string, options: KeyValueOptions): Promise<KeyValue>;
+  /**
+   * A message for every listener of `subject` on every replica, not stored (NATS core publish): a hint such as a
+   * cache invalidation, lost by a listener that is not connected. Resolves once the server has it (flushed).
+   */
+  broadcast(subject: string, data: string): Promise<void>;
+  /**
+   * Hears broadcasts on `subject`. `onLive(true)` once the server has confirmed the subscription, `onLive(false)`
+   * as soon as the connection drops (broadcasts are being missed), `onLive(true)` again once it is back and
+   * confirmed: a listener relying on hearing every broadcast trusts nothing it learnt while not live.
+   */
+  listen(subject: string, handler: (data: string) => void, onLive: (live: boolean) => void): Promise<Listening>;
   /** Readiness: throws when the bus cannot be used. */
   ping(): Promise<void>;
   /** Stop serving and consuming, let in-flight work finish, disconnect. */

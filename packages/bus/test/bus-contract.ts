@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe } from "vitest";
+import { broadcastContract } from "./contract/broadcast.ts";
 import { eventFailureContract } from "./contract/event-failures.ts";
 import { eventContract } from "./contract/events.ts";
 import { keyValueContract } from "./contract/key-value.ts";
@@ -38,5 +39,6 @@ export const describeBusContract = (name: string, makeHarness: MakeHarness): voi
     describe("outbox relay", () => relayContract(ctx));
     describe("tracing", () => tracingContract(ctx));
     describe("key-value", () => keyValueContract(ctx));
+    describe("broadcast", () => broadcastContract(ctx));
   });
 };

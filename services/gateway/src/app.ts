@@ -9,9 +9,11 @@ import { installRateLimits } from "./auth/rate-limits.ts";
 import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
 import { mcpUrlOf } from "./identity/auth.ts";
+import { createCredentialCache } from "./identity/credential-cache.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
 import { providerIds, reachableProviders } from "./identity/providers.ts";
+import { startRevocations } from "./identity/revocations.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { authRoutesPlugin } from "./routes/auth.ts";
 import { coachRoutes } from "./routes/coach.ts";
@@ -36,6 +38,12 @@ export const gatewayDatabase: ServiceDatabase = {
   prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
 };
 
+/**
+ * Fastify logs two info lines per request: on the API's hot path they cost more CPU than the forwarding itself,
+ * so at the default level they are left out (errors and warnings still come); LOG_LEVEL=debug brings them back.
+ */
+const apiLogLevel = (level: GatewayConfig["LOG_LEVEL"]) => (level === "info" ? "warn" : level);
+
 /** The public edge: sign-in, credentials → internal assertion, scope checks, forwarding, the dashboard. */
 export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus }) =>
   buildService(
@@ -45,6 +53,8 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
       edge: { trustProxy: config.TRUST_PROXY },
       register: async ({ app, store, bus, relay }) => {
         const trustedOrigins = [new URL(config.PUBLIC_URL).origin, ...config.TRUSTED_ORIGINS];
+        const cache = createCredentialCache({ maxEntries: config.CREDENTIAL_CACHE_MAX_ENTRIES, ttlMs: config.CREDENTIAL_CACHE_TTL_MS });
+        const revocations = await startRevocations({ bus, cache, logger: app.log });
         const identity = createIdentity({
           store,
           baseUrl: config.PUBLIC_URL,
@@ -53,6 +63,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           mailer: createMagicLinkMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger: app.log }),
           logger: app.log,
           providers: await reachableProviders(config.IDENTITY_PROVIDERS, config.IDENTITY_PROVIDER_TIMEOUT_MS, app.log),
+          credentials: { cache, revocations: revocations.revocations },
         });
         const limits = await installRateLimits(app, config, bus);
         const isIngestToken = ingestTokenMatcher(config.INGEST_TOKEN);
@@ -88,8 +99,8 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
           keyRoutes(api, { identity, store });
-          sessionRoutes(api, { store });
-          accountRoutes(api, { store, bus, relay });
+          sessionRoutes(api, { store, revoked: identity.revoked });
+          accountRoutes(api, { store, bus, relay, revoked: identity.revoked });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.
           api.all("/api/*", async () => {
@@ -98,7 +109,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           await api.register(forwardRoutes, {
             upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL },
           });
-        });
+        }, { logLevel: apiLogLevel(config.LOG_LEVEL) });
         await ingestRoute(app, {
           bus,
           store,
@@ -108,7 +119,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           refused: limits.refusedPerAddress,
         });
         const admin = await startAdminSocket({ path: adminSocketPath(config.DATA_DIR), identity, logger: app.log });
-        return [{ stop: () => admin.close() }];
+        return [{ stop: () => admin.close() }, revocations];
       },
     },
     { config, bus },

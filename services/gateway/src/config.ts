@@ -26,6 +26,12 @@ const gatewayEnv = baseEnv(3000).extend({
   /** Magic-link requests per client address per 15 minutes, and per email per hour. */
   SIGN_IN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  /**
+   * How long a resolved credential is trusted from memory, and how many are held (docs/decisions/0027-credential-cache.md).
+   * Revocations reach every replica at once over NATS; this bounds what a lost message could leave. 0: no cache.
+   */
+  CREDENTIAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
+  CREDENTIAL_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).default(10_000),
   /** Behind a load balancer: its addresses or CIDRs (comma-separated), whose X-Forwarded-For is believed. */
   TRUST_PROXY: z.string().optional(),
   /** Per-branch deadline of the dashboard's fan-out. */

@@ -32,6 +32,7 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
   const inFlight = new Set<Promise<unknown>>();
   const subscriptions = new Set<Subscription>();
   const buckets = new Map<string, KeyValue>();
+  const listeners = new Map<string, Set<(data: string) => void>>();
   let closed = false;
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -118,6 +119,20 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
     },
 
     ensureStreams: async (defs: readonly EventDef[]) => declareStreams(defs),
+
+    async broadcast(subject, data) {
+      if (closed) throw closedError();
+      for (const listener of listeners.get(subject) ?? []) listener(data);
+    },
+
+    async listen(subject, handler, onLive) {
+      if (closed) throw closedError();
+      const heard = (data: string) => handler(data);
+      listeners.set(subject, (listeners.get(subject) ?? new Set()).add(heard));
+      // Nothing to lose in one process: live from the start.
+      onLive(true);
+      return { stop: async () => void listeners.get(subject)?.delete(heard) };
+    },
 
     async keyValue(bucket, options) {
       if (closed) throw closedError();

@@ -43,11 +43,14 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const jsm = await nc.jetstreamManager();
   const kvClient = nc.jetstream({ timeout: KEY_VALUE_TIMEOUT_MS });
   let connected = true;
+  /** Told of every drop and return of the connection (listen's liveness). */
+  const watchers = new Set<(up: boolean) => void>();
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === Events.Disconnect || s.type === Events.Reconnect) logger.warn({ status: s.type, server: s.data }, "nats connection changed");
       if (s.type === Events.Disconnect) connected = false;
       if (s.type === Events.Reconnect) connected = true;
+      if (s.type === Events.Disconnect || s.type === Events.Reconnect) for (const watch of watchers) watch(connected);
     }
   })();
 
@@ -126,6 +129,39 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
     },
 
     ensureStreams: (defs: readonly EventDef[]) => ensureStreams(jsm, defs, logger),
+
+    async broadcast(subject, data) {
+      if (closed) throw new AppError("unavailable", "bus is closed");
+      nc.publish(subject, sc.encode(data));
+      await withTimeout(nc.flush(), PING_TIMEOUT_MS, "nats flush timed out").catch((err: unknown) => Promise.reject(busError(err, `broadcast on ${subject}`, 0)));
+    },
+
+    async listen(subject, handler, onLive) {
+      if (closed) throw new AppError("unavailable", "bus is closed");
+      const sub = nc.subscribe(subject, {
+        callback: (err, msg) => {
+          if (err) return logger.error({ err, subject }, "listen subscription failed");
+          handler(sc.decode(msg.data));
+        },
+      });
+      // Live only once the server has answered a ping sent after the SUB (the client re-sends it on reconnect):
+      // from then on, every broadcast reaches this listener.
+      let epoch = 0;
+      const confirm = (up: boolean) => {
+        const mine = ++epoch;
+        if (!up) return onLive(false);
+        nc.flush().then(() => mine === epoch && !sub.isClosed() && onLive(true), () => undefined);
+      };
+      watchers.add(confirm);
+      await nc.flush();
+      if (epoch === 0 && connected) onLive(true);
+      return {
+        stop: async () => {
+          watchers.delete(confirm);
+          sub.unsubscribe();
+        },
+      };
+    },
 
     keyValue(bucket, options) {
       let opened = buckets.get(bucket);

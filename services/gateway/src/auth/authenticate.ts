@@ -50,7 +50,8 @@ export const identify = ({ identity, trustedOrigins, refused, isIngestToken }: {
 
 const callerOf = async (request: FastifyRequest, identity: CallerResolver, trustedOrigins: readonly string[]) => {
   // A token in a URL ends up in logs and histories: refused even beside a good header (RFC 9700 §2.5).
-  if (new URL(request.url, "http://gateway").searchParams.has("access_token")) {
+  // Without a query string there is nothing to parse (the name may come percent-encoded, so only parsing tells).
+  if (request.url.includes("?") && new URL(request.url, "http://gateway").searchParams.has("access_token")) {
     throw new AppError("unauthenticated", "send the access token in the Authorization header, never in the URL");
   }
   const caller = await identity.resolveCaller({ authorization: request.headers.authorization, cookie: request.headers.cookie });

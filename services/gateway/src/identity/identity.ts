@@ -3,10 +3,12 @@
 import { bearerToken, createApiKeyResolver, isApiKey } from "./api-key-credential.ts";
 import { createAuth, mcpUrlOf, type Auth, type AuthOptions } from "./auth.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
+import { createCredentialCache, type CredentialCache } from "./credential-cache.ts";
 import { issueAccountKey, issueKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
 import { silentLogger, type IdentityLogger } from "./logger.ts";
 import { createOAuthTokenResolver, createOAuthTokenVerifier } from "./oauth-credential.ts";
-import { resolveSession, sessionCookieIn } from "./session-credential.ts";
+import type { Revocations } from "./revocations.ts";
+import { createSessionResolver } from "./session-credential.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
 interface CredentialHeaders {
@@ -16,7 +18,7 @@ interface CredentialHeaders {
 
 export interface Identity {
   auth: Auth;
-  /** Serves better-auth's routes under /api/auth/*. */
+  /** Serves better-auth's routes under /api/auth/*; a sign-out is carried to every replica's credential cache. */
   handler(request: Request): Promise<Response>;
   /**
    * The caller behind a request's credentials: null when it sends none; AppError("unauthenticated") when the
@@ -29,6 +31,8 @@ export interface Identity {
    * which the plugin revokes), already expired, or another client's.
    */
   revokeAccessToken(token: string, clientId: string | undefined): Promise<boolean>;
+  /** Carries a stored revocation to every replica's credential cache (see Revocations). */
+  revoked: Revocations["revoked"];
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
   /** A key for an existing account (POST /api/keys); the caller has checked the scopes it may grant. */
@@ -40,33 +44,52 @@ export interface Identity {
 export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
   store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenLive" | "revokeAccessToken">;
   logger?: IdentityLogger;
+  /**
+   * The credential cache and the revocations that reach it (docs/decisions/0027-credential-cache.md). Without
+   * them (the create-key CLI, unit tests) every credential is read from the database.
+   */
+  credentials?: { cache: CredentialCache; revocations: Revocations };
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
   const auth = createAuth({ ...options, logger: options.logger ?? silentLogger });
-  const resolveApiKey = createApiKeyResolver(options.store);
+  const cache = options.credentials?.cache ?? createCredentialCache({ maxEntries: 0, ttlMs: 0 });
+  const { revoked }: Revocations = options.credentials?.revocations ?? { revoked: async (what) => cache.invalidate(what) };
+  const resolveApiKey = createApiKeyResolver(options.store, cache);
+  const resolveSession = createSessionResolver(auth, cache);
+  const signOutPath = `${auth.options.basePath}/sign-out`;
   const tokenCheck = {
     issuer: new URL(options.baseUrl).origin,
     audience: mcpUrlOf(options.baseUrl),
     jwks: () => auth.api.getJwks(),
   };
-  const resolveOAuthToken = createOAuthTokenResolver({ ...tokenCheck, store: options.store });
+  const resolveOAuthToken = createOAuthTokenResolver({ ...tokenCheck, store: options.store }, cache);
   const verifyOAuthToken = createOAuthTokenVerifier(tokenCheck);
   return {
     auth,
-    handler: (request) => auth.handler(request),
+    async handler(request) {
+      if (new URL(request.url).pathname !== signOutPath) return auth.handler(request);
+      // better-auth deletes the session row; which session that was is known only before.
+      const cookie = request.headers.get("cookie");
+      const session = cookie ? await resolveSession(cookie).catch(() => null) : null;
+      const response = await auth.handler(request);
+      if (session && response.ok) await revoked({ credentialId: session.credential.id });
+      return response;
+    },
     async resolveCaller({ authorization, cookie }) {
       if (authorization !== undefined) {
         const token = bearerToken(authorization);
         return isApiKey(token) ? resolveApiKey(token) : resolveOAuthToken(token);
       }
-      if (!cookie || !(await sessionCookieIn(auth, cookie))) return null;
-      return resolveSession(auth, cookie);
+      if (!cookie) return null;
+      return resolveSession(cookie);
     },
+    revoked,
     async revokeAccessToken(token, clientId) {
       const claims = await verifyOAuthToken(token).catch(() => null);
       if (!claims || claims.azp !== clientId) return false;
       await options.store.revokeAccessToken(claims.jti, new Date(claims.exp * 1000));
+      await revoked({ credentialId: claims.jti });
       return true;
     },
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),

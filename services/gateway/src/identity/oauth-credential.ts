@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AppError } from "@fit/contracts";
 import type { IdentityStore } from "../store/identity-store.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
+import { credentialDigest, type CredentialCache } from "./credential-cache.ts";
 
 /** The claims the gateway relies on; the plugin writes them all (email through customAccessTokenClaims). */
 const AccessTokenClaims = z.object({
@@ -65,14 +66,20 @@ const reason = (error: unknown) => {
   return "is not valid";
 };
 
-export function createOAuthTokenResolver(check: OAuthTokenCheck) {
+/** Access tokens to callers, through the credential cache: a held token skips the signature check and the read. */
+export function createOAuthTokenResolver(check: OAuthTokenCheck, cache: CredentialCache) {
   const verify = createOAuthTokenVerifier(check);
-  return async (token: string): Promise<AuthenticatedCaller> => {
+  const read = async (token: string) => {
     const claims = await verify(token);
     // A JWT outlives a deleted account unless the account is checked too: the same single read.
     if (!(await check.store.isAccessTokenLive(claims.jti, claims.sub))) throw invalidToken("was revoked, or its account deleted");
     // offline_access only asks for a refresh token; it names no data.
     const scopes = claims.scope.split(" ").filter((scope) => scope && scope !== "offline_access");
-    return { accountId: claims.sub, email: claims.email, scopes, credential: { kind: "oauth", id: claims.jti, clientId: claims.azp } };
+    const caller: AuthenticatedCaller = { accountId: claims.sub, email: claims.email, scopes, credential: { kind: "oauth", id: claims.jti, clientId: claims.azp } };
+    return { caller, expiresAt: claims.exp * 1000 };
+  };
+  return async (token: string): Promise<AuthenticatedCaller> => {
+    if (!looksLikeJwt(token)) throw invalidToken("is malformed");
+    return cache.resolve(credentialDigest(token), () => read(token), () => invalidToken("has expired"));
   };
 }

@@ -1,25 +1,36 @@
-// Resolves the session cookie through better-auth, which checks the cookie's signature and reads the session row.
+// Resolves the session cookie through better-auth, which checks the cookie's signature and reads the session row;
+// a resolved session is then held in the credential cache, keyed by the cookie's digest.
 import { parseCookies } from "better-auth/cookies";
 import { AppError } from "@fit/contracts";
 import type { Auth } from "./auth.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
+import { credentialDigest, type CredentialCache, type ResolvedCredential } from "./credential-cache.ts";
 
-/** The session cookie's name (`__Secure-` prefixed on https), or null when the header carries none. */
-export async function sessionCookieIn(auth: Auth, cookie: string): Promise<string | null> {
-  const name = (await auth.$context).authCookies.sessionToken.name;
-  return parseCookies(cookie).has(name) ? name : null;
-}
+const signedOut = () => new AppError("unauthenticated", "session cookie is invalid, expired or signed out");
 
-export async function resolveSession(auth: Auth, cookie: string): Promise<AuthenticatedCaller> {
+async function readSession(auth: Auth, cookie: string): Promise<ResolvedCredential> {
   // disableRefresh: this read runs on every API request; extending the session (a write, and a new cookie the
   // API route would drop) is left to GET /api/auth/get-session, which the web app calls.
   const found = await auth.api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
-  if (!found) throw new AppError("unauthenticated", "session cookie is invalid, expired or signed out");
+  if (!found) throw signedOut();
   // API keys never become sessions (enableSessionForAPIKeys is off), so scopes are always the account's full access.
   return {
-    accountId: found.user.id,
-    email: found.user.email,
-    scopes: null,
-    credential: { kind: "session", id: found.session.id, createdAt: found.session.createdAt.getTime() },
+    caller: {
+      accountId: found.user.id,
+      email: found.user.email,
+      scopes: null,
+      credential: { kind: "session", id: found.session.id, createdAt: found.session.createdAt.getTime() },
+    },
+    expiresAt: found.session.expiresAt.getTime(),
+  };
+}
+
+/** The caller behind a Cookie header: null when it carries no session cookie (`__Secure-` prefixed on https). */
+export function createSessionResolver(auth: Auth, cache: CredentialCache) {
+  return async (cookie: string): Promise<AuthenticatedCaller | null> => {
+    const name = (await auth.$context).authCookies.sessionToken.name;
+    const token = parseCookies(cookie).get(name);
+    if (token === undefined) return null;
+    return cache.resolve(credentialDigest(token), () => readSession(auth, cookie), signedOut);
   };
 }

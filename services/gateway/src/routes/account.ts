@@ -4,6 +4,7 @@ import type { Bus } from "@fit/bus";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { confirmsDeletion, exportDocument } from "../domain/account.ts";
 import { apiKeyView } from "../domain/api-keys.ts";
+import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
 /** Rows per question: well inside NATS's 1 MB message limit even for workouts with long exercise lists. */
@@ -15,7 +16,10 @@ const PAGE_TIMEOUT_MS = 10_000;
  * streamed as the services answer, page by page over the bus; deletion removes the identity at once and tells
  * the services by an event.
  */
-export const accountRoutes = (app: HttpApp, { store, bus, relay }: { store: IdentityStore; bus: Bus; relay: { kick(): void } }) => {
+export const accountRoutes = (
+  app: HttpApp,
+  { store, bus, relay, revoked }: { store: IdentityStore; bus: Bus; relay: { kick(): void }; revoked: Identity["revoked"] },
+) => {
   const exportOp = operations.exportAccount;
   // Not serveOperation: the reply is a stream, which Fastify pipes as it is read instead of serializing it.
   app.get(exportOp.path, { config: { operation: exportOp } }, async (request, reply) => {
@@ -42,6 +46,7 @@ export const accountRoutes = (app: HttpApp, { store, bus, relay }: { store: Iden
       throw new AppError("forbidden", "sign in again to delete the account: it needs a session signed in within the last 10 minutes");
     }
     await store.account.delete(caller.accountId);
+    await revoked({ accountId: caller.accountId });
     relay.kick();
     return { ok: true as const };
   });

@@ -22,8 +22,15 @@ const forwardHeaders = (request: Pick<FastifyRequest, "assertion" | "id">, heade
  * without an assertion.
  */
 export const forwardRoutes = async (app: FastifyInstance, { upstreams }: { upstreams: Upstreams }) => {
-  // A keep-alive connection pool per service; nothing is retried, so a failure is seen for what it is.
-  await app.register(replyFrom, { undici: { connections: 128 }, destroyAgent: true, retryMethods: [], disableRequestLogging: true });
+  // A keep-alive connection pool per service; nothing is retried, so a failure is seen for what it is. Idle
+  // connections are kept a minute (undici's default is 4 s), below the services' 72 s, so a quiet spell does not
+  // cost new connections. No pipelining: a slow answer would hold up the requests queued behind it on its socket.
+  await app.register(replyFrom, {
+    undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 },
+    destroyAgent: true,
+    retryMethods: [],
+    disableRequestLogging: true,
+  });
   app.removeAllContentTypeParsers();
   // The parser's limit would override a route's: every route says its own (64 KiB, or an upload's).
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));

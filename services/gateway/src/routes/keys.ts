@@ -6,7 +6,7 @@ import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
 interface KeyRoutesOptions {
-  identity: Pick<Identity, "issueKey">;
+  identity: Pick<Identity, "issueKey" | "revoked">;
   store: Pick<IdentityStore, "listApiKeys" | "deleteApiKey">;
 }
 
@@ -36,6 +36,7 @@ export const keyRoutes = (app: HttpApp, { identity, store }: KeyRoutesOptions) =
 
   serveOperation(app, operations.revokeApiKey, async ({ params, caller }) => {
     if (!(await store.deleteApiKey(caller.accountId, params.id))) throw new AppError("not_found", "API key not found");
+    await identity.revoked({ credentialId: params.id });
     return ack;
   });
 };

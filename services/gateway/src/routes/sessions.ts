@@ -1,14 +1,18 @@
 import { ack, AppError, operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { sessionView } from "../domain/sessions.ts";
+import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
 /**
  * The account's signed-in sessions. Only a session reaches these (the operations are `credential: "session"`),
  * so `request.credential` is the session making the request. A deleted session row is a 401 at its next request
- * on any gateway: sessions are read from the database on every request, never from a cookie cache.
+ * on any gateway: the deletion is carried to every replica's credential cache before it is answered.
  */
-export const sessionRoutes = (app: HttpApp, { store }: { store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions"> }) => {
+export const sessionRoutes = (
+  app: HttpApp,
+  { store, revoked }: { store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions">; revoked: Identity["revoked"] },
+) => {
   // authorize has already refused any other credential (the operations are session-only); this only narrows the type.
   const currentSession = (credential: { kind: string; id: string }) => {
     if (credential.kind !== "session") throw new AppError("forbidden", "only a signed-in session may do this");
@@ -22,11 +26,14 @@ export const sessionRoutes = (app: HttpApp, { store }: { store: Pick<IdentitySto
 
   serveOperation(app, operations.revokeSession, async ({ params, caller }) => {
     if (!(await store.deleteSession(caller.accountId, params.id))) throw new AppError("not_found", "session not found");
+    await revoked({ credentialId: params.id });
     return ack;
   });
 
-  serveOperation(app, operations.revokeOtherSessions, async ({ caller, request }) => ({
-    ok: true as const,
-    revoked: await store.deleteOtherSessions(caller.accountId, currentSession(request.credential)),
-  }));
+  // Every cached credential of the account goes, the current session too: it is read again at its next request.
+  serveOperation(app, operations.revokeOtherSessions, async ({ caller, request }) => {
+    const count = await store.deleteOtherSessions(caller.accountId, currentSession(request.credential));
+    await revoked({ accountId: caller.accountId });
+    return { ok: true as const, revoked: count };
+  });
 };

@@ -33,6 +33,8 @@ export const recordingBus = (inner: Bus, subjects: readonly string[]) => {
         opts,
       ),
     ensureStreams: (defs) => inner.ensureStreams(defs),
+    broadcast: (subject, data) => inner.broadcast(subject, data),
+    listen: (subject, handler, onLive) => inner.listen(subject, handler, onLive),
     keyValue: (bucket, options) => inner.keyValue(bucket, options),
     ping: () => inner.ping(),
     close: () => inner.close(),

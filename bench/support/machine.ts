@@ -1,0 +1,10 @@
+import { availableParallelism, cpus, totalmem } from "node:os";
+
+/** What the figures were measured on, written beside them: a ratio from another machine is another ratio. */
+export const machine = () => ({
+  cores: availableParallelism(),
+  cpu: cpus()[0]?.model ?? "unknown",
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+});

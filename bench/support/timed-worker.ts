@@ -1,0 +1,69 @@
+// Child process of load.ts (started on the load CPU), timing each request itself with performance.now(), its
+// figures as JSON on stdout. Two shapes:
+// - steady (`ratePerSec`): requests at evenly spaced moments, whatever the answers take (an open loop: a slow
+//   answer delays no later request). autocannon's own rate limit sends each second's requests in a burst at its
+//   start, which measures the burst, not the server.
+// - sequential: one request after another on one connection, latencies kept to 0.01 ms (autocannon rounds to
+//   whole ms, too coarse for what a single request costs).
+import type { LoadFigures, LoadSpec } from "./load.ts";
+import { percentile } from "./stats.ts";
+
+const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
+const latencies: number[] = [];
+const outcome = { requests: 0, errors: 0, timeouts: 0, non2xx: 0, ok: 0 };
+
+const send = async () => {
+  const started = performance.now();
+  outcome.requests++;
+  try {
+    const res = await fetch(spec.url, {
+      method: spec.method,
+      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.body !== undefined ? { body: spec.body } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await res.arrayBuffer();
+    if (res.ok) {
+      outcome.ok++;
+      latencies.push(performance.now() - started);
+    } else outcome.non2xx++;
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") outcome.timeouts++;
+    else outcome.errors++;
+  }
+};
+
+const steady = async (ratePerSec: number) => {
+  const intervalMs = 1000 / ratePerSec;
+  const total = Math.round(ratePerSec * spec.duration);
+  const start = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let sent = 0; sent < total; ) {
+    // Every request whose moment has come goes now; then sleep until the next one's.
+    const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+    for (; sent < due; sent++) inFlight.push(send());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + sent * intervalMs - performance.now())));
+  }
+  await Promise.all(inFlight);
+};
+
+const sequential = async () => {
+  const end = performance.now() + spec.duration * 1000;
+  while (performance.now() < end) await send();
+};
+
+if (spec.ratePerSec !== undefined) await steady(spec.ratePerSec);
+else await sequential();
+
+// Whole milliseconds at a steady rate, as autocannon reports them; hundredths one request at a time.
+const places = spec.ratePerSec === undefined ? 100 : 1;
+const figures: LoadFigures = {
+  okPerSec: outcome.ok / spec.duration,
+  p50: Math.round(percentile(latencies, 50) * places) / places,
+  p99: Math.round(percentile(latencies, 99) * places) / places,
+  requests: outcome.requests,
+  errors: outcome.errors,
+  timeouts: outcome.timeouts,
+  non2xx: outcome.non2xx,
+};
+process.stdout.write(JSON.stringify(figures));

@@ -1,0 +1,135 @@
+// pnpm bench [--duration 10] [--connections 50] [--warmup 2]      every row of the performance targets table
+// pnpm bench:check                                                 the same, a few seconds per phase; exits 1 below a floor
+//
+// The platform as `pnpm start:services` runs it (PostgreSQL + NATS, each service its own process) against a
+// bare Fastify + pg server doing the same inserts and select, measured in the same run: absolute figures drift
+// between runs on a 2-core machine, ratios much less. Prints a table and writes bench/results/latest.json.
+import type pg from "pg";
+import { startBaseline } from "./support/baseline.ts";
+import { runBenchmark } from "./support/cleanup.ts";
+import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
+import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
+import { logSummary } from "./support/logs.ts";
+import { clean, measure, type LoadFigures, type LoadSpec } from "./support/load.ts";
+import { machine } from "./support/machine.ts";
+import { benchOptions, fixed, phaseTable, table, writeResults } from "./support/report.ts";
+import { HISTORY, seedHistory } from "./support/seed.ts";
+import { startPlatform } from "./support/services.ts";
+import { judge, targetTable, type Target } from "./support/targets.ts";
+
+const opts = benchOptions();
+const SINGLE_SECONDS = opts.check ? 2 : 4;
+pinSelfToLoadCpu();
+
+const today = new Date().toISOString().slice(0, 10);
+const SCHEMAS = { gateway: "body_metrics", baseline: "bench_baseline" } as const;
+type Side = keyof typeof SCHEMAS;
+const SIDES = ["baseline", "gateway"] as const;
+
+const countReadings = (client: pg.Client, side: Side) => countOf(client, `SELECT count(*) AS n FROM ${SCHEMAS[side]}.weight_reading`);
+const UNSENT = "SELECT count(*) AS n FROM body_metrics.outbox_event WHERE sent_at IS NULL";
+
+/**
+ * The same readings on both sides before the GET phases (the faster POST phase leaves more), freshly analyzed,
+ * and body-metrics' outbox drained, so its relay is not still publishing on the server CPU while GET is measured.
+ */
+const levelReadings = async (client: pg.Client, accountId: string) => {
+  const before = { gateway: await countReadings(client, "gateway"), baseline: await countReadings(client, "baseline") };
+  const target = Math.max(before.gateway, before.baseline);
+  for (const side of SIDES) {
+    await client.query(
+      `INSERT INTO ${SCHEMAS[side]}.weight_reading (id, account_id, ts, weight_kg, source)
+       SELECT gen_random_uuid(), $1, now() - interval '1 day' - n * interval '1 minute', 80.5, 'manual' FROM generate_series(1, $2) n`,
+      [accountId, target - before[side]],
+    );
+    await client.query(`ANALYZE ${SCHEMAS[side]}.weight_reading`);
+  }
+  const outboxDrainMs = await waitUntil(async () => (await countOf(client, UNSENT)) === 0, 60_000);
+  return { postedReadings: before, readingsForGet: target, outboxDrainMs };
+};
+
+await runBenchmark(async () => {
+  const runs = `${opts.connections} connections, ${opts.duration} s per phase after ${opts.warmup} s warm-up`;
+  console.log(`${opts.check ? "bench:check" : "bench"}: ${runs}; ${pinning}`);
+  const db = await createBenchDatabase();
+  const platform = await startPlatform(db.url);
+  const writer = await platform.account("writer");
+  const fresh = await platform.account("fresh");
+  const heavy = await platform.account("heavy");
+  const baseline = await startBaseline(db.url, writer.accountId);
+  await withClient(db.url, (client) => seedHistory(client, heavy.accountId, today));
+
+  const gateway = (key: string) => ({ url: platform.gatewayUrl, headers: { authorization: `Bearer ${key}` } });
+  const sides: Record<Side, { url: string; headers: Record<string, string> }> = { gateway: gateway(writer.key), baseline: { url: baseline.url, headers: {} } };
+  const json = { "content-type": "application/json" };
+  const food = JSON.stringify({ date: today, name: "oats", kcal: 380, proteinG: 13, meal: "breakfast" });
+  const load = {
+    postWeight: (side: Side): Omit<LoadSpec, "connections" | "duration"> =>
+      ({ url: `${sides[side].url}/api/weight`, method: "POST", headers: { ...sides[side].headers, ...json }, body: "{\"weightKg\":80.5}" }),
+    getWeight: (side: Side): Omit<LoadSpec, "connections" | "duration"> => ({ url: `${sides[side].url}/api/weight`, method: "GET", headers: sides[side].headers }),
+    postFood: (side: Side): Omit<LoadSpec, "connections" | "duration"> =>
+      ({ url: `${sides[side].url}/api/nutrition/items`, method: "POST", headers: { ...sides[side].headers, ...json }, body: food }),
+    dashboard: (key: string): Omit<LoadSpec, "connections" | "duration"> =>
+      ({ url: `${platform.gatewayUrl}/api/dashboard?date=${today}`, method: "GET", headers: gateway(key).headers }),
+  };
+
+  // One request each first: a wrong key, route or seed would otherwise pass as a column of non-2xx or a fast empty answer.
+  const probe = async (name: string, spec: Omit<LoadSpec, "connections" | "duration">) => {
+    const res = await fetch(spec.url, { method: spec.method, headers: spec.headers ?? {}, body: spec.body ?? null, signal: AbortSignal.timeout(10_000) });
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${name}: ${spec.method} ${spec.url} answered ${res.status} ${body}`);
+    return body;
+  };
+  for (const side of SIDES) for (const op of ["postWeight", "postFood"] as const) await probe(`${side} ${op}`, load[op](side));
+  const heavyDashboard = JSON.parse(await probe("heavy dashboard", load.dashboard(heavy.key))) as { weight: { trend: unknown[] } | null };
+  if ((heavyDashboard.weight?.trend.length ?? 0) < HISTORY.weighInDays) throw new Error("the seeded account's dashboard has no 90-day trend");
+
+  const phases: Record<string, LoadFigures> = {};
+  const watched = { ...platform.pids, baseline: baseline.pid };
+  const saturated = async (name: string, spec: Omit<LoadSpec, "connections" | "duration">) =>
+    (phases[`${name} (${opts.connections} conn)`] = await measure({ ...spec, connections: opts.connections, duration: opts.duration }, opts.warmup, watched));
+  const single = async (name: string, spec: Omit<LoadSpec, "connections" | "duration">) =>
+    (phases[`${name} (1 conn, sequential)`] = await measure({ ...spec, connections: 1, duration: SINGLE_SECONDS, sequential: true }, 1, watched));
+
+  // Baseline and gateway back to back per operation, so both meet the same machine state.
+  const post = { baseline: await saturated("POST /api/weight bare insert", load.postWeight("baseline")), gateway: await saturated("POST /api/weight gateway", load.postWeight("gateway")) };
+  const postFood = { baseline: await saturated("POST /api/nutrition/items bare insert", load.postFood("baseline")), gateway: await saturated("POST /api/nutrition/items gateway", load.postFood("gateway")) };
+  const levelled = await withClient(db.url, (client) => levelReadings(client, writer.accountId));
+  const get = { baseline: await saturated("GET /api/weight bare select", load.getWeight("baseline")), gateway: await saturated("GET /api/weight gateway", load.getWeight("gateway")) };
+  const dashboard = { fresh: await saturated("GET /api/dashboard fresh account", load.dashboard(fresh.key)), heavy: await saturated("GET /api/dashboard 5 000 weigh-ins", load.dashboard(heavy.key)) };
+  const one = { baseline: await single("POST /api/weight bare insert", load.postWeight("baseline")), gateway: await single("POST /api/weight gateway", load.postWeight("gateway")) };
+  const memory = await platform.memory();
+
+  const ratio = (a: LoadFigures, b: LoadFigures) => ({ value: a.okPerSec / b.okPerSec, trusted: clean(a) && clean(b) });
+  const targets: Target[] = [
+    { what: "POST /api/weight req/s, gateway / bare insert", today: "0.067x", ...ratio(post.gateway, post.baseline), floor: 0.25, aim: 0.5, unit: "x" },
+    { what: "GET /api/weight req/s, gateway / bare select", today: "0.15x", ...ratio(get.gateway, get.baseline), floor: 0.35, aim: 0.6, unit: "x" },
+    { what: "POST /api/nutrition/items req/s, gateway / bare insert", today: "0.06x", ...ratio(postFood.gateway, postFood.baseline), floor: 0.2, aim: 0.4, unit: "x" },
+    { what: "GET /api/dashboard req/s, fresh account / bare select", today: "0.07x", ...ratio(dashboard.fresh, get.baseline), floor: 0.2, aim: 0.3, unit: "x" },
+    {
+      what: `GET /api/dashboard p50, ${HISTORY.weighIns} weigh-ins / fresh account`, today: "all 503",
+      value: dashboard.heavy.p50 / dashboard.fresh.p50, trusted: clean(dashboard.heavy) && clean(dashboard.fresh), floor: 1.5, aim: 1.2, unit: "x", lower: true,
+    },
+    ...Object.entries({ "POST /api/weight": post.gateway, "GET /api/weight": get.gateway, "POST /api/nutrition/items": postFood.gateway, "GET /api/dashboard fresh": dashboard.fresh, "GET /api/dashboard 5 000 weigh-ins": dashboard.heavy })
+      .map(([name, f]): Target => ({ what: `${name} p99 at ${opts.connections} connections`, today: "820-920 ms", value: f.p99, trusted: clean(f), floor: 100, aim: 20, unit: "ms", lower: true, strictly: true })),
+    { what: "POST /api/weight added p50 at 1 connection", today: "+8.8 ms", value: one.gateway.p50 - one.baseline.p50, trusted: clean(one.gateway) && clean(one.baseline), floor: 2, aim: 1, unit: "ms", lower: true },
+    ...memory.map(({ name, memory: m }): Target => ({ what: `${name} RSS after the load`, today: "220-476 MB", value: m?.rssMb ?? NaN, trusted: m !== null, floor: 150, aim: 100, unit: "MB", lower: true, strictly: true })),
+  ];
+  const verdicts = judge(targets);
+
+  console.log(`\nseeded account: ${HISTORY.weighIns} weigh-ins in ${HISTORY.weighInDays} days, ${HISTORY.measurements} measurements, ${HISTORY.foodItems} food items over ${HISTORY.foodDays} days`);
+  console.log(`POST phases stored ${levelled.postedReadings.gateway} (gateway) / ${levelled.postedReadings.baseline} (bare) readings; both topped up to ${levelled.readingsForGet} for GET; outbox drained in ${levelled.outboxDrainMs === null ? "> 60 s" : `${fixed(levelled.outboxDrainMs / 1000)} s`}\n`);
+  console.log(phaseTable(phases));
+  console.log(`\n${targetTable(verdicts)}`);
+  console.log(`\n${table([["machine", ""], ...Object.entries(machine()).map(([k, v]) => [k, String(v)])])}`);
+  console.log(`\n${logSummary()}`);
+
+  const results = { at: new Date().toISOString(), machine: machine(), options: opts, pinning, history: HISTORY, levelled, phases, targets: verdicts };
+  const file = await writeResults(opts.check ? "check" : "targets", results, "latest");
+  console.log(`\nresults: ${file}`);
+  const missed = verdicts.filter((v) => v.verdict !== "PASS" && v.verdict !== "AIM");
+  if (opts.check && missed.length > 0) {
+    console.log(`\nbench:check FAILED: ${missed.length} row(s) below this issue's floor: ${missed.map((v) => v.what).join("; ")}`);
+    process.exitCode = 1;
+  }
+});
