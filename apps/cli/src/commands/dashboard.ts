@@ -1,0 +1,68 @@
+import { operations, type Dashboard } from "@fit/contracts";
+import type { Command } from "commander";
+import { day } from "../args.ts";
+import { call } from "../client.ts";
+import { contextOf } from "../context.ts";
+import { duration, km, localDay, printJson, printRecord } from "../output.ts";
+
+const weightLine = (weight: Dashboard["weight"]): string => {
+  if (!weight) return "nothing logged";
+  const fat = weight.bodyFatPct === null ? "" : ` · ${weight.bodyFatPct} % fat`;
+  const note = weight.note ? ` · "${weight.note}"` : "";
+  return `${weight.latestKg} kg (7-day average ${weight.weeklyAvgKg} kg)${fat}${note}`;
+};
+
+const trendLine = (trend: NonNullable<Dashboard["weight"]>["trend"]): string => {
+  const first = trend[0];
+  const last = trend.at(-1);
+  if (!first || !last) return "–";
+  return `${first.kg} → ${last.kg} kg over ${trend.length} day${trend.length === 1 ? "" : "s"} with readings`;
+};
+
+const targetsLine = (targets: Dashboard["targets"]): string => {
+  if (!targets) return "none set";
+  const parts = [
+    targets.goalWeightKg === null ? null : `goal ${targets.goalWeightKg} kg`,
+    targets.dailyKcalTarget === null ? null : `${targets.dailyKcalTarget} kcal`,
+    targets.proteinTargetG === null ? null : `${targets.proteinTargetG} g protein`,
+  ];
+  return parts.filter(Boolean).join(" · ") || "none set";
+};
+
+const nutritionLine = (total: Dashboard["nutritionToday"]): string => {
+  if (!total) return "nothing logged";
+  const adherence = total.adherence ? ` · ${total.adherence} target` : "";
+  return `${total.kcal} kcal · ${total.proteinG} g protein${adherence}${total.hitProtein ? " · protein hit" : ""}`;
+};
+
+const measurementsLine = (dashboard: Dashboard): string => {
+  if (dashboard.measurementsLatest.length === 0) return "none";
+  const sites = dashboard.measurementsLatest.map((m) => `${m.site} ${m.valueCm} cm`).join(", ");
+  return dashboard.shoulderToWaist === null ? sites : `${sites} · shoulder-to-waist ${dashboard.shoulderToWaist}`;
+};
+
+const weekLine = (week: Dashboard["workoutsThisWeek"]): string =>
+  week.count === 0
+    ? `none (${week.from} to ${week.to})`
+    : `${week.count} workout${week.count === 1 ? "" : "s"} · ${duration(week.durationS)} · ${km(week.distanceM)} · ${week.energyKcal} kcal`;
+
+export const dashboardCommand = (program: Command): void => {
+  program
+    .command("dashboard")
+    .description("the home-screen snapshot")
+    .option("--date <day>", "another day, YYYY-MM-DD (default your today)", day)
+    .action(async (options: { date?: string }, command: Command) => {
+      const context = contextOf(command);
+      const date = options.date ?? localDay();
+      const dashboard = await call(await context.connection(), operations.getDashboard, { query: { date } });
+      if (context.json) return printJson(dashboard);
+      printRecord([
+        ["weight", weightLine(dashboard.weight)],
+        ["trend", dashboard.weight ? trendLine(dashboard.weight.trend) : "–"],
+        ["targets", targetsLine(dashboard.targets)],
+        [date, nutritionLine(dashboard.nutritionToday)],
+        ["measurements", measurementsLine(dashboard)],
+        ["this week", weekLine(dashboard.workoutsThisWeek)],
+      ]);
+    });
+};

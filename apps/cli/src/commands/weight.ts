@@ -1,0 +1,67 @@
+import { operations } from "@fit/contracts";
+import type { Command } from "commander";
+import { instant, number } from "../args.ts";
+import { call } from "../client.ts";
+import { contextOf } from "../context.ts";
+import { localTime, orDash, printJson, printLine, printTable } from "../output.ts";
+
+interface AddOptions {
+  fat?: number;
+  note?: string;
+  at?: number;
+}
+
+interface ListOptions {
+  limit: number;
+  from?: number;
+  to?: number;
+}
+
+export const weightCommands = (program: Command): void => {
+  const weight = program.command("weight").description("weigh-ins");
+
+  weight
+    .command("add")
+    .description("log a weigh-in")
+    .argument("<kg>", "weight in kilograms (9 to 320)", number)
+    .option("--fat <pct>", "body fat, percent (1 to 80)", number)
+    .option("--note <text>", "a note (at most 500 characters)")
+    .option("--at <time>", "when it was taken, ISO 8601 (default now)", instant)
+    .action(async (kg: number, options: AddOptions, command: Command) => {
+      const context = contextOf(command);
+      const body = { weightKg: kg, bodyFatPct: options.fat, note: options.note, ts: options.at };
+      const created = await call(await context.connection(), operations.logWeight, { body });
+      if (context.json) return printJson(created);
+      const fat = options.fat === undefined ? "" : `, ${options.fat} % fat`;
+      printLine(`Logged ${kg} kg${fat} (id ${created.id})`);
+    });
+
+  weight
+    .command("list")
+    .description("weigh-ins, newest first")
+    .option("--limit <n>", "how many (1 to 200)", number, 20)
+    .option("--from <time>", "from this time on, ISO 8601", instant)
+    .option("--to <time>", "before this time, ISO 8601", instant)
+    .action(async (options: ListOptions, command: Command) => {
+      const context = contextOf(command);
+      const query = { limit: options.limit, from: options.from, to: options.to };
+      const page = await call(await context.connection(), operations.listWeights, { query });
+      if (context.json) return printJson(page);
+      if (page.items.length === 0) return printLine("No weigh-ins.");
+      printTable(
+        ["when", "kg", "fat %", "note", "source"],
+        page.items.map((r) => [localTime(r.ts), r.weightKg, orDash(r.bodyFatPct), r.note ?? "", r.source]),
+      );
+    });
+
+  weight
+    .command("delete")
+    .description("delete a weigh-in by its id (as `weight add` or `weight list --json` print it)")
+    .argument("<id>", "the weigh-in's id")
+    .action(async (id: string, _options: object, command: Command) => {
+      const context = contextOf(command);
+      const ack = await call(await context.connection(), operations.deleteWeight, { params: { id } });
+      if (context.json) return printJson(ack);
+      printLine(`Deleted weigh-in ${id}`);
+    });
+};

@@ -1,0 +1,289 @@
+// The command-line client as people and scripts run it: the compiled `fit` binary as a child process, against
+// the whole platform over HTTP (no mocked client).
+import { spawn } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { scopes } from "@fit/contracts";
+import { makeFit, makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { freePort } from "@fit/testing";
+import { buildCli, fitBinary } from "./support/cli.ts";
+import { startSystem, type System } from "./support/system.ts";
+
+let system: System;
+let home: string;
+let key: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `fit` with a config folder of this test's own and no FIT_* variables unless given. */
+const fit = (args: string[], options: { env?: Record<string, string>; input?: string; configHome?: string } = {}) =>
+  new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, [fitBinary, ...args], {
+      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: options.configHome ?? join(home, "config"), TZ: "UTC", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+
+/** `fit` with the server and key in the environment, as a script would run it. */
+const as = (apiKey: string) => (args: string[]) => fit(args, { env: { FIT_URL: system.url, FIT_API_KEY: apiKey } });
+
+beforeAll(async () => {
+  await buildCli();
+  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+  home = await mkdtemp(join(tmpdir(), "fit-cli-"));
+  key = (await system.account()).key;
+});
+afterAll(async () => {
+  await system?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+describe("fit login and logout", () => {
+  it("checks the key, keeps it with the URL in an owner-only config file, and uses it afterwards", async () => {
+    const configHome = join(home, "login");
+    const login = await fit(["login", "--url", system.url, "--key", key], { configHome });
+    expect(login.stderr).toBe("");
+    expect(login.code).toBe(0);
+    const path = join(configHome, "fit", "config.json");
+    expect(login.stdout).toContain(`Logged in to ${system.url}`);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ url: system.url, key });
+
+    const logged = await fit(["weight", "add", "80.2", "--json"], { configHome });
+    expect(logged.code).toBe(0);
+    expect(JSON.parse(logged.stdout)).toEqual({ ok: true, id: expect.any(String) });
+
+    const logout = await fit(["logout"], { configHome });
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ url: system.url });
+    const after = await fit(["weight", "list"], { configHome });
+    expect(after.code).toBe(3);
+    expect(after.stderr).toMatch(/not logged in: run `fit login`/);
+  });
+
+  it("reads a pasted key from standard input, keeping the server logged in to before", async () => {
+    const configHome = join(home, "pasted");
+    expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
+    const other = (await system.account()).key;
+    const login = await fit(["login"], { configHome, input: `${other}\n` });
+    expect(login.code).toBe(0);
+    expect(JSON.parse(await readFile(join(configHome, "fit", "config.json"), "utf8"))).toEqual({ url: system.url, key: other });
+  });
+
+  it("refuses a key the server does not know, with the server's message and exit 3, and keeps nothing", async () => {
+    const configHome = join(home, "refused");
+    const login = await fit(["login", "--url", system.url, "--key", "fit_not-a-real-key"], { configHome });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toMatch(/^fit: API key /);
+    await expect(stat(join(configHome, "fit", "config.json"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("refuses a config file that others can read, naming the chmod that fixes it", async () => {
+    const configHome = join(home, "open");
+    expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
+    const path = join(configHome, "fit", "config.json");
+    await chmod(path, 0o644);
+    const run = await fit(["weight", "list"], { configHome });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`mode 644); run: chmod 600 ${path}`);
+    expect(run.stdout).toBe("");
+  });
+
+  it("takes --url and --key over FIT_URL and FIT_API_KEY over the config file", async () => {
+    const configHome = join(home, "precedence");
+    expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
+    const badEnv = { FIT_API_KEY: "fit_wrong" };
+    expect((await fit(["weight", "list"], { configHome, env: badEnv })).code).toBe(3);
+    expect((await fit(["weight", "list", "--key", key], { configHome, env: badEnv })).code).toBe(0);
+  });
+});
+
+describe("fit weight", () => {
+  it("adds a weigh-in with fat, note and time, and lists it in a table and as JSON", async () => {
+    const run = as((await system.account()).key);
+    const added = await run(["weight", "add", "81.4", "--fat", "18", "--note", "after run", "--at", "2026-11-20T07:30:00Z"]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^Logged 81.4 kg, 18 % fat \(id [0-9a-f-]{36}\)\n$/);
+
+    const table = await run(["weight", "list"]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/│ 2026-11-20 07:30 │ 81\.4 │ 18\s+│ after run │ manual │/);
+
+    const json = await run(["weight", "list", "--json"]);
+    expect(JSON.parse(json.stdout).items).toEqual([
+      expect.objectContaining({ weightKg: 81.4, bodyFatPct: 18, note: "after run", ts: Date.parse("2026-11-20T07:30:00Z") }),
+    ]);
+  });
+
+  it("deletes a weigh-in by id; an id it no longer has is exit 4 with the API's message", async () => {
+    const run = as((await system.account()).key);
+    const { id } = JSON.parse((await run(["weight", "add", "80", "--json"])).stdout);
+    expect(await run(["weight", "delete", id])).toMatchObject({ code: 0, stdout: `Deleted weigh-in ${id}\n` });
+    const again = await run(["weight", "delete", id]);
+    expect(again.code).toBe(4);
+    expect(again.stderr).toMatch(/^fit: .*not found/);
+    const notAnId = await run(["weight", "delete", "yesterday"]);
+    expect(notAnId).toMatchObject({ code: 2, stderr: "fit: must be a UUID\n" });
+  });
+
+  it("refuses input the contract refuses before sending anything (exit 2, the contract's message)", async () => {
+    // A closed port: had a request been sent, this would be exit 5.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await fit(["weight", "add", "500", "--url", closed, "--key", key]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("fit: weightKg must be between 9 and 320 kg\n");
+    const notANumber = await fit(["weight", "add", "heavy", "--url", closed, "--key", key]);
+    expect(notANumber.code).toBe(2);
+    expect(notANumber.stderr).toContain("not a number");
+  });
+});
+
+describe("fit food, today, targets and dashboard", () => {
+  it("logs food, sets targets keeping the ones not named, and shows the day and the dashboard", async () => {
+    const run = as((await system.account()).key);
+    const food = await run(["food", "add", "oats", "--kcal", "380", "--protein", "13", "--meal", "breakfast", "--date", "2026-11-25", "--json"]);
+    expect(food.code).toBe(0);
+    expect(JSON.parse(food.stdout)).toMatchObject({ name: "oats", kcal: 380, proteinG: 13, meal: "breakfast", date: "2026-11-25" });
+    expect((await run(["food", "add", "eggs", "--kcal", "150", "--protein", "12", "--date", "2026-11-25"])).stdout)
+      .toBe("Logged eggs: 150 kcal, 12 g protein (no meal, 2026-11-25)\n");
+
+    expect((await run(["targets", "set", "--kcal", "2200"])).code).toBe(0);
+    const targets = await run(["targets", "set", "--protein", "140", "--json"]);
+    expect(JSON.parse(targets.stdout)).toMatchObject({ dailyKcalTarget: 2200, proteinTargetG: 140, goalWeightKg: null });
+
+    const today = await run(["today", "--date", "2026-11-25"]);
+    expect(today.code).toBe(0);
+    expect(today.stdout).toMatch(/│ breakfast │ oats\s+│ 380\s+│ 13\s+│/);
+    expect(today.stdout).toContain("2026-11-25: 530 of 2200 kcal · 25 of 140 g protein · under target");
+    const todayJson = JSON.parse((await run(["today", "--date", "2026-11-25", "--json"])).stdout);
+    expect(todayJson.total).toMatchObject({ kcal: 530, proteinG: 25, adherence: "under", hitProtein: false });
+    expect(todayJson.items).toHaveLength(2);
+
+    await run(["weight", "add", "81.4", "--fat", "18", "--at", "2026-11-25T07:00:00Z"]);
+    const dashboard = await run(["dashboard", "--date", "2026-11-25"]);
+    expect(dashboard.code).toBe(0);
+    expect(dashboard.stdout).toContain("81.4 kg (7-day average 81.4 kg) · 18 % fat");
+    expect(dashboard.stdout).toContain("2200 kcal · 140 g protein");
+    expect(dashboard.stdout).toContain("530 kcal · 25 g protein · under target");
+    const json = JSON.parse((await run(["dashboard", "--date", "2026-11-25", "--json"])).stdout);
+    expect(json).toMatchObject({ weight: { latestKg: 81.4 }, nutritionToday: { kcal: 530 }, workoutsThisWeek: { count: 0 } });
+  });
+});
+
+describe("fit workouts describe", () => {
+  it("logs a workout from words", async () => {
+    const run = as((await system.account()).key);
+    const described = await run(["workouts", "describe", "ran 5k in 25 min", "--json"]);
+    expect(described.code).toBe(0);
+    expect(JSON.parse(described.stdout)).toMatchObject({ activityType: "run", distanceM: 5000, durationS: 1500, source: "manual" });
+    const line = await run(["workouts", "describe", "ran 5k in 25 min"]);
+    expect(line.stdout).toMatch(/^Logged run: 5\.00 km in 25:00, \d+ kcal \(estimated \d+–\d+\)/);
+    const list = await run(["workouts", "list", "--json"]);
+    expect(JSON.parse(list.stdout).items).toHaveLength(2);
+  });
+
+  it("prints the API's error message and exits 1 when the server refuses the text", async () => {
+    const described = await as(key)(["workouts", "describe", "felt great today"]);
+    expect(described.code).toBe(1);
+    expect(described.stderr).toMatch(/^fit: .+\n$/);
+    expect(described.stderr).not.toContain("{");
+  });
+});
+
+describe("fit import", () => {
+  it("imports generated GPX files and a CSV of weigh-ins with a progress bar, and reports each file", async () => {
+    const run = as((await system.account()).key);
+    const folder = await mkdtemp(join(home, "import-"));
+    const files: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const track = straightTrack({ start: new Date(Date.UTC(2026, 10, 20 + i, 7)), points: 60, stepM: 50, stepS: 15 });
+      const file = join(folder, `run-${i}.gpx`);
+      await writeFile(file, makeGpx(track, { name: `Run ${i}`, type: "running" }));
+      files.push(file);
+    }
+    const ride = join(folder, "ride.fit");
+    await writeFile(ride, makeFit({ sport: "cycling", start: new Date(Date.UTC(2026, 10, 23, 17)), elapsedS: 3600, timerS: 3500, distanceM: 30_000, calories: 800 }));
+    files.push(ride);
+    const csv = join(folder, "scale.csv");
+    await writeFile(csv, "time,weight_kg,body_fat_pct,note\n2026-11-20T07:00:00Z,82.0,19,\n2026-11-21T07:00:00Z,81.8,,\"light, after run\"\n2026-11-22,81.5,18.5,\n");
+    const imported = await run(["import", ...files, csv, "--json"]);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain("importing [");
+    expect(imported.stderr).toContain("7/7");
+    const outcomes = JSON.parse(imported.stdout);
+    expect(outcomes.map((o: { result: string }) => o.result)).toEqual(["created", "created", "created", "created", "3 weigh-ins"]);
+    expect(outcomes[0].detail).toMatchObject({ activityType: "run", distanceM: expect.closeTo(2950, -1) });
+    expect(outcomes[3].detail).toMatchObject({ activityType: "ride", distanceM: 30_000, energyKcal: 800, durationS: 3600 });
+
+    const weights = JSON.parse((await run(["weight", "list", "--json"])).stdout).items;
+    expect(weights.map((w: { weightKg: number; note: string | null }) => [w.weightKg, w.note])).toEqual([[81.5, null], [81.8, "light, after run"], [82, null]]);
+
+    const again = await run(["import", files[0]!]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe("");
+    expect(again.stdout).toMatch(/run-0\.gpx │ updated │ run: 2\.95 km/);
+  });
+
+  it("checks every file before sending any: a bad row or a foreign extension is exit 2", async () => {
+    const folder = await mkdtemp(join(home, "bad-"));
+    const csv = join(folder, "bad.csv");
+    await writeFile(csv, "time,weight_kg\n2026-11-20T07:00:00Z,82\n2026-11-21T07:00:00Z,900\n");
+    const row = await as(key)(["import", csv]);
+    expect(row.code).toBe(2);
+    expect(row.stderr).toBe(`fit: ${csv}, line 3: weightKg must be between 9 and 320 kg\n`);
+    const other = await as(key)(["import", join(folder, "notes.txt")]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("not a .gpx, .tcx, .fit or .csv file");
+  });
+});
+
+describe("fit export", () => {
+  it("writes everything stored as JSON with a key granted the account scope", async () => {
+    const email = `cli-export-${Date.now()}@example.com`;
+    const full = await system.key(email, { scopes: [...scopes] });
+    await as(full.key)(["weight", "add", "79.9"]);
+    const exported = await as(full.key)(["export"]);
+    expect(exported.code).toBe(0);
+    const document = JSON.parse(exported.stdout);
+    expect(document.account.email).toBe(email);
+    expect(document.weighIns).toEqual([expect.objectContaining({ weightKg: 79.9 })]);
+  });
+
+  it("exits 3 with the server's message when the key lacks the account scope", async () => {
+    const run = await as(key)(["export"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^fit: .*scope/);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("exit codes", () => {
+  it("5 when the server cannot be reached, 2 for an unknown command, 0 for help", async () => {
+    const down = await fit(["weight", "list", "--url", `http://127.0.0.1:${await freePort()}`, "--key", key]);
+    expect(down.code).toBe(5);
+    expect(down.stderr).toMatch(/^fit: cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED\n$/);
+    expect((await fit(["weigh", "add", "80"])).code).toBe(2);
+    const help = await fit(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: fit");
+  });
+
+  it("3 for a key the server refuses, with its message", async () => {
+    const run = await as("fit_revoked-or-never-issued")(["dashboard"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^fit: API key /);
+  });
+});
