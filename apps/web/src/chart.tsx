@@ -32,8 +32,9 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
         height,
         legend: { show: true },
         cursor: { points: { size: 6 } },
-        scales: { x: { time: true, range: () => span } },
-        axes: [{}, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 60 }],
+        // Bars (amounts per day) stand on zero; a weight line is scaled to its readings.
+        scales: { x: { time: true, range: () => span }, ...(series.some((s) => s.bars) ? { y: { range: (_u, _min, max) => [0, max * 1.1] } } : {}) },
+        axes: [{}, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 76 }],
         series: [
           {},
           ...series.map((s) => ({
@@ -41,7 +42,8 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
             stroke: s.color,
             width: 2,
             ...(s.dash ? { dash: s.dash } : {}),
-            ...(s.bars && bars ? { paths: bars, fill: `${s.color}55` } : { points: { show: times.length < 40 } }),
+            ...(s.bars && bars ? { paths: bars, fill: `${s.color}55` } : {}),
+            points: { show: !s.bars && !s.dash && times.length < 40 },
             spanGaps: true,
           })),
         ],

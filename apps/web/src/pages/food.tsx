@@ -21,9 +21,9 @@ const fieldsOf = (form: HTMLFormElement) => {
 };
 
 const MealSelect = ({ id, value }: { id: string; value: Meal | null }) => (
-  <select id={id} name="meal" defaultValue={value ?? ""}>
-    <option value="">no meal</option>
-    {MEALS.map((meal) => <option key={meal} value={meal}>{meal}</option>)}
+  <select id={id} name="meal">
+    <option value="" selected={value === null}>no meal</option>
+    {MEALS.map((meal) => <option key={meal} value={meal} selected={meal === value}>{meal}</option>)}
   </select>
 );
 

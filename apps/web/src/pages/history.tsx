@@ -18,7 +18,7 @@ const readingsBetween = async (from: number, to: number) => {
 };
 
 const WeightHistory = () => {
-  const [range, setRange] = useState({ from: addDays(localDay(), -365), to: localDay() });
+  const [range, setRange] = useState({ from: addDays(localDay(), -89), to: localDay() });
   const { value, error } = useLoad(() => readingsBetween(dayStart(range.from), dayStart(addDays(range.to, 1))), [range.from, range.to]);
   const change = (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
