@@ -3,6 +3,12 @@ import { useEffect, useState } from "preact/hooks";
 
 const listeners = new Set<() => void>();
 
+/** Runs `listener` after every navigation, back and forward included. */
+export const onNavigate = (listener: () => void) => {
+  listeners.add(listener);
+  window.addEventListener("popstate", listener);
+};
+
 export const navigate = (to: string) => {
   history.pushState(null, "", to);
   for (const listener of listeners) listener();

@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api.ts";
+import { onNavigate } from "./router.ts";
 
 /** A form's failure: the field its message names, or the form as a whole. */
 export interface FormError {
@@ -65,7 +66,8 @@ const flush = () => {
 
 /**
  * Deletes after a few seconds unless undone: the row disappears at once (`hide` already ran), the request is sent
- * when the time is up, when another delete starts, or when the page is left. Undo restores the row, and nothing
+ * when the time is up, when another delete starts, or when the page is left (another screen of the app included,
+ * whose rows would otherwise show it again). Undo restores the row, and nothing
  * was ever sent.
  */
 export const deleteWithUndo = (item: PendingDelete) => {
@@ -75,6 +77,7 @@ export const deleteWithUndo = (item: PendingDelete) => {
 };
 
 window.addEventListener("pagehide", flush);
+onNavigate(flush);
 
 export const UndoBar = () => {
   const [, rerender] = useState(0);
