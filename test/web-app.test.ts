@@ -109,6 +109,7 @@ describe("the web app", () => {
     const asset = await fetch(`${system.url}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers.get("content-encoding")).toMatch(/^(br|gzip)$/);
     const clientRoute = await fetch(`${system.url}/food?date=2026-11-20`);
     expect(clientRoute.status).toBe(200);
     expect(await clientRoute.text()).toBe(html);

@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApp } from "@fit/service-kit";
 import { webAppRoutes } from "../../src/routes/web-app.ts";
@@ -20,6 +21,7 @@ describe("the web app's routes", () => {
     await mkdir(join(dir, "assets"));
     await writeFile(join(dir, "index.html"), '<!doctype html><meta name="fit-providers" content=""><script type="module" src="/assets/index-abc123.js"></script>');
     await writeFile(join(dir, "assets", "index-abc123.js"), "console.log('app')");
+    await writeFile(join(dir, "assets", "index-abc123.js.br"), brotliCompressSync("console.log('app')"));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -33,8 +35,11 @@ describe("the web app's routes", () => {
     await app.close();
   });
 
-  it("caches hashed assets for a year as immutable", async () => {
+  it("caches hashed assets for a year as immutable, sending the precompressed copy a browser accepts", async () => {
     const app = await gatewayWith(dir);
+    const compressed = await app.inject({ url: "/assets/index-abc123.js", headers: { "accept-encoding": "br, gzip" } });
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(compressed.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     const asset = await app.inject({ url: "/assets/index-abc123.js" });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
