@@ -18,6 +18,8 @@ const SCREENSHOTS = new URL("../docs/images/", import.meta.url);
 /** UPDATE_WEB_BASELINE=1 records the layout baseline and the README's screenshots instead of comparing. */
 const recording = process.env.UPDATE_WEB_BASELINE === "1";
 const TOLERANCE_PX = 12;
+/** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
+const POLL = { timeout: 15_000 };
 
 const localDay = (at = new Date()) =>
   `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
@@ -121,7 +123,7 @@ describe("the web app", () => {
 
   it("signs in with the keyboard alone through the printed magic link", async () => {
     await page.goto(system.url);
-    await expect.poll(() => page.evaluate("document.activeElement?.id")).toBe("signin-email");
+    await expect.poll(() => page.evaluate("document.activeElement?.id"), POLL).toBe("signin-email");
     const link = await printedLink(email, async () => {
       await page.keyboard.type(email);
       await page.keyboard.press("Enter");
@@ -129,7 +131,7 @@ describe("the web app", () => {
     });
     await page.goto(link);
     await page.getByRole("heading", { name: "Home" }).waitFor();
-    await expect.poll(() => page.getByText("No weigh-ins yet").count()).toBe(1);
+    await expect.poll(() => page.getByText("No weigh-ins yet").count(), POLL).toBe(1);
     // Focus is visible: the focused link carries an outline.
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
@@ -181,13 +183,13 @@ describe("the web app", () => {
     await add("chicken and rice", "600", "55", "lunch");
     await add("apple", "95", "0.5", "snack");
     const total = page.getByTestId("day-total");
-    await expect.poll(() => total.textContent()).toBe("1075 / 2200 kcal · 69 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("1075 / 2200 kcal · 69 / 150 g protein");
 
     await page.getByRole("button", { name: "Edit chicken and rice" }).click();
     const editor = page.getByRole("form", { name: "Edit chicken and rice" });
     await editor.getByLabel("kcal").fill("650");
     await editor.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => total.textContent()).toBe("1125 / 2200 kcal · 69 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("1125 / 2200 kcal · 69 / 150 g protein");
     // Only what was changed changes: the item stays in its meal.
     await page.getByRole("region", { name: "lunch" }).getByText("chicken and rice").waitFor();
 
@@ -195,16 +197,16 @@ describe("the web app", () => {
     await page.getByRole("button", { name: "Edit oats" }).click();
     await page.getByRole("form", { name: "Edit oats" }).getByLabel("Day").fill(yesterday);
     await page.getByRole("form", { name: "Edit oats" }).getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => total.textContent()).toBe("745 / 2200 kcal · 56 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("745 / 2200 kcal · 56 / 150 g protein");
 
     await page.getByRole("button", { name: "Delete apple" }).click();
-    await expect.poll(() => total.textContent()).toBe("650 / 2200 kcal · 55 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("650 / 2200 kcal · 55 / 150 g protein");
     await page.getByRole("button", { name: "Undo" }).click();
-    await expect.poll(() => total.textContent()).toBe("745 / 2200 kcal · 56 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("745 / 2200 kcal · 56 / 150 g protein");
 
     await page.getByRole("link", { name: "← Previous day" }).click();
     await page.getByRole("button", { name: "Edit oats" }).waitFor();
-    await expect.poll(() => total.textContent()).toBe("380 / 2200 kcal · 13 / 150 g protein");
+    await expect.poll(() => total.textContent(), POLL).toBe("380 / 2200 kcal · 13 / 150 g protein");
   });
 
   it("shows the logged day on the dashboard: weight, intake against targets, measurements and the ratio", async () => {
@@ -285,7 +287,7 @@ describe("the web app", () => {
     expect(write.status).toBe(403);
 
     await page.getByRole("button", { name: "Revoke script" }).click();
-    await expect.poll(() => page.getByRole("button", { name: "Revoke script" }).count()).toBe(0);
+    await expect.poll(() => page.getByRole("button", { name: "Revoke script" }).count(), POLL).toBe(0);
     expect((await fetch(`${system.url}/api/weight`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
   });
 
