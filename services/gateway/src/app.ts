@@ -26,6 +26,7 @@ import { oauthMetadataRoutes } from "./routes/oauth-metadata.ts";
 import { oauthPageRoutes } from "./routes/oauth-pages.ts";
 import { openApiRoute } from "./routes/openapi.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
+import { webAppRoutes } from "./routes/web-app.ts";
 import { createIdentityStore } from "./store/identity-store.ts";
 
 const SERVICE = "gateway";
@@ -112,6 +113,7 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
           perAccount: limits.perAccount,
           refused: limits.refusedPerAddress,
         });
+        await app.register(webAppRoutes, { dir: config.WEB_APP_DIR, providers: providerIds(config.IDENTITY_PROVIDERS) });
         const admin = await startAdminSocket({ path: adminSocketPath(config.DATA_DIR), identity, logger: app.log });
         return [{ stop: () => admin.close() }, revocations];
       },

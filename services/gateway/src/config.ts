@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { baseEnv, ConfigError, loadConfig, resolveDataDir } from "@fit/service-kit";
 
@@ -57,6 +58,8 @@ const gatewayEnv = baseEnv(3000).extend({
   GITHUB_CLIENT_SECRET: z.string().optional(),
   /** Budget of one step with an identity provider: the discovery read at start, a sign-in start, a callback. */
   IDENTITY_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(29_000).default(10_000),
+  /** The web app's build, served at `/`; by default apps/web/dist of this checkout. */
+  WEB_APP_DIR: z.string().min(1).default(fileURLToPath(new URL("../../../apps/web/dist/", import.meta.url))),
 });
 
 type GatewayEnv = z.output<typeof gatewayEnv>;

@@ -1,0 +1,82 @@
+// The only code that calls the gateway: the public API under /api, with the session cookie (same origin).
+import type * as T from "./types.ts";
+
+/** An answer in the error envelope; `field` is the request field its message names, if any. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly detail?: string) {
+    super(message);
+  }
+
+  /** The contracts' messages start with the field they are about ("weightKg must be between 9 and 320 kg"). */
+  fieldIn(fields: readonly string[]): string | undefined {
+    const first = /^[A-Za-z]+/.exec(this.message)?.[0];
+    return first && fields.includes(first) ? first : undefined;
+  }
+}
+
+/** Every error this module throws is an ApiError, a network failure included. */
+const call = async <R>(method: string, path: string, body?: unknown): Promise<R> => {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "the server could not be reached; check the connection and retry");
+  }
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    const envelope = (parsed ?? {}) as { error?: string; detail?: string; message?: string };
+    throw new ApiError(response.status, envelope.error ?? envelope.message ?? `the server answered ${response.status}`, envelope.detail);
+  }
+  return parsed as R;
+};
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : "";
+};
+
+type Ok = { ok: true };
+type Created = { ok: true; id: string };
+
+export const api = {
+  session: () => call<T.SessionView>("GET", "/api/auth/get-session"),
+  sendMagicLink: (email: string) => call<unknown>("POST", "/api/auth/sign-in/magic-link", { email, callbackURL: "/" }),
+  providerSignIn: (provider: string) =>
+    call<{ url?: string }>("POST", "/api/auth/sign-in/social", { provider, callbackURL: "/", errorCallbackURL: "/sign-in" }),
+  signOut: () => call<unknown>("POST", "/api/auth/sign-out", {}),
+
+  dashboard: (date: string) => call<T.Dashboard>("GET", `/api/dashboard${query({ date })}`),
+
+  weights: (range: { from?: number; to?: number; cursor?: string; limit?: number } = {}) =>
+    call<T.WeightPage>("GET", `/api/weight${query(range)}`),
+  logWeight: (body: T.WeightCreate) => call<Created>("POST", "/api/weight", body),
+  editWeightNote: (id: string, note: string | null) => call<Ok>("PATCH", `/api/weight/${id}`, { note }),
+  deleteWeight: (id: string) => call<Ok>("DELETE", `/api/weight/${id}`),
+
+  measurements: () => call<T.MeasurementPage>("GET", "/api/measurements?limit=100"),
+  logMeasurement: (body: { site: T.MeasurementSite; valueCm: number; ts?: number }) => call<Created>("POST", "/api/measurements", body),
+  deleteMeasurement: (id: string) => call<Ok>("DELETE", `/api/measurements/${id}`),
+
+  targets: () => call<T.Targets | null>("GET", "/api/targets"),
+  putTargets: (body: T.TargetsInput) => call<unknown>("PUT", "/api/targets", body),
+
+  dailyTotals: () => call<T.DailyTotal[]>("GET", "/api/nutrition"),
+  foodItems: (date: string) => call<T.FoodItem[]>("GET", `/api/nutrition/items${query({ date })}`),
+  logFood: (body: T.FoodItemCreate) => call<T.FoodItem>("POST", "/api/nutrition/items", body),
+  editFood: (id: string, patch: T.FoodItemPatch) => call<T.FoodItem>("PATCH", `/api/nutrition/items/${id}`, patch),
+  deleteFood: (id: string) => call<Ok>("DELETE", `/api/nutrition/items/${id}`),
+
+  keys: () => call<T.ApiKey[]>("GET", "/api/keys"),
+  createKey: (body: T.ApiKeyCreate) => call<T.ApiKeyCreated>("POST", "/api/keys", body),
+  revokeKey: (id: string) => call<Ok>("DELETE", `/api/keys/${id}`),
+  sessions: () => call<T.SessionInfo[]>("GET", "/api/sessions"),
+  revokeSession: (id: string) => call<Ok>("DELETE", `/api/sessions/${id}`),
+  revokeOtherSessions: () => call<{ ok: true; revoked: number }>("POST", "/api/sessions/revoke-others"),
+  deleteAccount: () => call<Ok>("DELETE", "/api/account"),
+};

@@ -1,0 +1,63 @@
+// A uPlot line chart that follows its container's width; time on x in seconds, as uPlot expects.
+import { useEffect, useRef } from "preact/hooks";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+export interface Series {
+  label: string;
+  values: (number | null)[];
+  color: string;
+  dash?: number[];
+  bars?: boolean;
+}
+
+export const Chart = ({ title, times, span, series, height = 220, unit }: {
+  title: string;
+  /** Unix seconds, ascending. */
+  times: number[];
+  /** The period shown, in Unix seconds: a single reading still sits in its place on a 90-day axis. */
+  span: [number, number];
+  series: Series[];
+  height?: number;
+  unit: string;
+}) => {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || times.length === 0) return;
+    const bars = uPlot.paths.bars?.({ size: [0.6, 40] });
+    const plot = new uPlot(
+      {
+        width: element.clientWidth,
+        height,
+        legend: { show: true },
+        cursor: { points: { size: 6 } },
+        // Bars (amounts per day) stand on zero; a weight line is scaled to its readings.
+        scales: { x: { time: true, range: () => span }, ...(series.some((s) => s.bars) ? { y: { range: (_u, _min, max) => [0, max * 1.1] } } : {}) },
+        axes: [{}, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 76 }],
+        series: [
+          {},
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            width: 2,
+            ...(s.dash ? { dash: s.dash } : {}),
+            ...(s.bars && bars ? { paths: bars, fill: `${s.color}55` } : {}),
+            points: { show: !s.bars && !s.dash && times.length < 40 },
+            spanGaps: true,
+          })),
+        ],
+      },
+      [times, ...series.map((s) => s.values)],
+      element,
+    );
+    const resize = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [times, span, series, height, unit]);
+  if (times.length === 0) return <p class="muted">Nothing to chart yet.</p>;
+  return <figure class="chart" aria-label={title} ref={box} />;
+};

@@ -1,0 +1,70 @@
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api } from "./api.ts";
+import { FoodPage } from "./pages/food.tsx";
+import { HistoryPage } from "./pages/history.tsx";
+import { HomePage } from "./pages/home.tsx";
+import { MeasurementsPage } from "./pages/measurements.tsx";
+import { SettingsPage } from "./pages/settings.tsx";
+import { SignInPage } from "./pages/sign-in.tsx";
+import { TargetsPage } from "./pages/targets.tsx";
+import { WeightPage } from "./pages/weight.tsx";
+import { interceptLinks, navigate, useLocation } from "./router.ts";
+import type { SessionView } from "./types.ts";
+import { UndoBar } from "./ui.tsx";
+import "./style.css";
+
+const pages = [
+  { path: "/", label: "Home", Page: HomePage },
+  { path: "/weight", label: "Weight", Page: WeightPage },
+  { path: "/food", label: "Food", Page: FoodPage },
+  { path: "/measurements", label: "Measurements", Page: MeasurementsPage },
+  { path: "/targets", label: "Targets", Page: TargetsPage },
+  { path: "/history", label: "History", Page: HistoryPage },
+  { path: "/settings", label: "Settings", Page: SettingsPage },
+] as const;
+
+const App = () => {
+  const location = useLocation();
+  const [session, setSession] = useState<SessionView | undefined>(undefined);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    api.session().then(setSession, (error: Error) => setFailure(error.message));
+  }, []);
+
+  if (failure) return <main class="narrow"><h1>Fitness</h1><p class="error" role="alert">{failure}</p></main>;
+  if (session === undefined) return <main class="narrow" aria-busy="true"><p class="muted">Loading…</p></main>;
+  if (session === null) return <SignInPage />;
+
+  const current = pages.find((page) => page.path === location.pathname);
+  const signOut = async () => {
+    await api.signOut().catch(() => undefined);
+    setSession(null);
+    navigate("/");
+  };
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <nav aria-label="Main">
+          {pages.map(({ path, label }) => (
+            <a key={path} href={path} aria-current={path === location.pathname ? "page" : undefined}>{label}</a>
+          ))}
+        </nav>
+        <div class="who">
+          <span class="muted">{session.user.email}</span>
+          <button type="button" class="link" onClick={() => void signOut()}>Sign out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {current ? <current.Page key={location.pathname + location.search} search={location.searchParams} /> : (
+          <><h1>Not found</h1><p>There is no page at {location.pathname}. <a href="/">Go home</a>.</p></>
+        )}
+      </main>
+      <UndoBar />
+    </>
+  );
+};
+
+interceptLinks();
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,101 @@
+import { Fragment } from "preact";
+import { api } from "../api.ts";
+import { Chart } from "../chart.tsx";
+import { addDays, dayStart, localDay } from "../dates.ts";
+import { useLoad } from "../load.ts";
+import type { Dashboard } from "../types.ts";
+import { round } from "../ui.tsx";
+
+const adherenceWords = { under: "under target", on: "on target", over: "over target" } as const;
+
+const Progress = ({ label, value, target, unit }: { label: string; value: number; target: number | null; unit: string }) => (
+  <div class="progress">
+    <div class="progress-head">
+      <span>{label}</span>
+      <strong data-testid={`today-${label.toLowerCase()}`}>{round(value, 0)}{target ? ` / ${round(target, 0)}` : ""} {unit}</strong>
+    </div>
+    {target ? <meter min={0} max={target * 1.5} low={target * 0.9} high={target * 1.1} optimum={target} value={value} aria-label={`${label} against target`} /> : null}
+  </div>
+);
+
+const WeightTile = ({ weight }: { weight: Dashboard["weight"] }) => (
+  <section class="tile" aria-labelledby="tile-weight">
+    <h2 id="tile-weight">Weight</h2>
+    {weight ? (
+      <>
+        <p class="big" data-testid="latest-weight">{weight.latestKg} kg</p>
+        <p>{weight.bodyFatPct !== null ? `${weight.bodyFatPct} % body fat · ` : ""}7-day average {round(weight.weeklyAvgKg, 1)} kg</p>
+        {weight.note && <p class="muted">“{weight.note}”</p>}
+      </>
+    ) : <p class="muted">No weigh-ins yet. <a href="/weight">Log one</a>.</p>}
+  </section>
+);
+
+const NutritionTile = ({ data }: { data: Dashboard }) => {
+  const today = data.nutritionToday;
+  return (
+    <section class="tile" aria-labelledby="tile-today">
+      <h2 id="tile-today">Today</h2>
+      <Progress label="Energy" value={today?.kcal ?? 0} target={data.targets?.dailyKcalTarget ?? null} unit="kcal" />
+      <Progress label="Protein" value={today?.proteinG ?? 0} target={data.targets?.proteinTargetG ?? null} unit="g" />
+      <p data-testid="adherence">
+        {today?.adherence ? adherenceWords[today.adherence] : today ? "no kcal target" : "nothing logged today"}
+        {today?.hitProtein ? " · protein target met" : ""}
+      </p>
+      <p><a href="/food">Log food</a></p>
+    </section>
+  );
+};
+
+const BodyTile = ({ data }: { data: Dashboard }) => (
+  <section class="tile" aria-labelledby="tile-body">
+    <h2 id="tile-body">Measurements</h2>
+    {data.measurementsLatest.length ? (
+      <dl class="pairs">
+        {data.measurementsLatest.map((m) => <Fragment key={m.site}><dt>{m.site.replace("_", " ")}</dt><dd>{m.valueCm} cm</dd></Fragment>)}
+        {data.shoulderToWaist !== null && <><dt>shoulder : waist</dt><dd data-testid="shoulder-to-waist">{data.shoulderToWaist}</dd></>}
+      </dl>
+    ) : <p class="muted">None yet. <a href="/measurements">Add one</a>.</p>}
+  </section>
+);
+
+const WorkoutsTile = ({ week }: { week: Dashboard["workoutsThisWeek"] }) => (
+  <section class="tile" aria-labelledby="tile-workouts">
+    <h2 id="tile-workouts">This week's workouts</h2>
+    <p class="big">{week.count}</p>
+    <p>{Math.round(week.durationS / 60)} min · {round(week.distanceM / 1000, 1)} km · {Math.round(week.energyKcal)} kcal</p>
+  </section>
+);
+
+export const HomePage = () => {
+  const today = localDay();
+  const { value: data, error } = useLoad(() => api.dashboard(today), [today]);
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!data) return <p class="muted" aria-busy="true">Loading…</p>;
+  const trend = data.weight?.trend ?? [];
+  const goal = data.targets?.goalWeightKg ?? null;
+  return (
+    <>
+      <h1>Home</h1>
+      <div class="tiles">
+        <WeightTile weight={data.weight} />
+        <NutritionTile data={data} />
+        <BodyTile data={data} />
+        <WorkoutsTile week={data.workoutsThisWeek} />
+      </div>
+      <section class="tile wide" aria-labelledby="tile-trend">
+        <h2 id="tile-trend">90-day trend</h2>
+        <Chart
+          title="Weight over the last 90 days"
+          unit="kg"
+          times={trend.map((point) => Math.round(point.ts / 1000))}
+          span={[dayStart(addDays(today, -89)) / 1000, dayStart(addDays(today, 1)) / 1000]}
+          series={[
+            { label: "Weight", values: trend.map((point) => point.kg), color: "#2563eb" },
+            ...(goal ? [{ label: "Goal", values: trend.map(() => goal), color: "#16a34a", dash: [6, 4] }] : []),
+          ]}
+        />
+      </section>
+    </>
+  );
+};

@@ -1,0 +1,72 @@
+import { useState } from "preact/hooks";
+import { api } from "../api.ts";
+import { formatTime } from "../dates.ts";
+import { useLoad } from "../load.ts";
+import type { Measurement, MeasurementSite } from "../types.ts";
+import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, type FormError } from "../ui.tsx";
+
+const SITES: readonly MeasurementSite[] = [
+  "waist", "shoulders", "chest", "hips", "neck", "biceps_left", "biceps_right", "forearm_left", "forearm_right",
+  "thigh_left", "thigh_right", "calf_left", "calf_right",
+];
+const siteLabel = (site: string) => site.replace("_", " ");
+
+export const MeasurementsPage = () => {
+  const { value, error: loadError, reload } = useLoad(() => api.measurements(), []);
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [error, setError] = useState<FormError | null>(null);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    setError(null);
+    try {
+      await api.logMeasurement({ site: data.get("site") as MeasurementSite, valueCm: numberOrUndefined(data.get("valueCm")) as number });
+      (form.elements.namedItem("valueCm") as HTMLInputElement).value = "";
+      await reload();
+    } catch (caught) {
+      setError(formError(caught, ["site", "valueCm"]));
+    }
+  };
+  const remove = (measurement: Measurement) => {
+    setHidden((set) => new Set(set).add(measurement.id));
+    deleteWithUndo({
+      label: `the ${siteLabel(measurement.site)} measurement`,
+      commit: () => api.deleteMeasurement(measurement.id),
+      restore: () => setHidden((set) => { const next = new Set(set); next.delete(measurement.id); return next; }),
+    });
+  };
+  const measurements = (value?.items ?? []).filter((m) => !hidden.has(m.id));
+  return (
+    <>
+      <h1>Measurements</h1>
+      <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-measurement">
+        <h2 id="log-measurement">Add a measurement</h2>
+        <div class="row">
+          <Field id="measure-site" label="Site" error={error}>
+            <select id="measure-site" name="site">{SITES.map((site) => <option key={site} value={site}>{siteLabel(site)}</option>)}</select>
+          </Field>
+          <Field id="measure-valueCm" label="Value (cm)" error={error}>
+            <input id="measure-valueCm" name="valueCm" inputMode="decimal" required />
+          </Field>
+        </div>
+        <button type="submit">Add</button>
+        <FormProblem error={error} />
+      </form>
+      <h2>History</h2>
+      {loadError && <p class="error" role="alert">{loadError}</p>}
+      {measurements.length === 0 && value && <p class="muted">No measurements yet.</p>}
+      <ul class="list" aria-label="Measurements">
+        {measurements.map((m) => (
+          <li key={m.id}>
+            <div><strong>{siteLabel(m.site)}</strong> {m.valueCm} cm <div class="muted">{formatTime(m.ts)}</div></div>
+            <div class="actions">
+              <button type="button" class="danger" onClick={() => remove(m)} aria-label={`Delete ${siteLabel(m.site)} ${m.valueCm} cm`}>Delete</button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+};

@@ -1,0 +1,145 @@
+import { useState } from "preact/hooks";
+import { ApiError, api } from "../api.ts";
+import { formatTime } from "../dates.ts";
+import { useLoad } from "../load.ts";
+import type { ApiKeyCreated, Scope } from "../types.ts";
+import { Field, FormProblem, formError, numberOrUndefined, text, type FormError } from "../ui.tsx";
+
+const SCOPES: readonly Scope[] = [
+  "weight:read", "weight:write", "measurements:read", "measurements:write", "targets:read", "targets:write",
+  "nutrition:read", "nutrition:write", "workouts:read", "workouts:write", "coach", "dashboard:read", "keys", "account",
+];
+
+const Keys = () => {
+  const { value: keys, error: loadError, reload } = useLoad(() => api.keys(), []);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<FormError | null>(null);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const scopes = data.getAll("scopes") as Scope[];
+    setError(null);
+    try {
+      setCreated(await api.createKey({
+        name: text(data.get("name")),
+        ...(scopes.length ? { scopes } : {}),
+        ...(text(data.get("expiresInDays")) ? { expiresInDays: numberOrUndefined(data.get("expiresInDays")) } : {}),
+      }));
+      setCopied(false);
+      form.reset();
+      await reload();
+    } catch (caught) {
+      setError(formError(caught, ["name", "scopes", "expiresInDays"]));
+    }
+  };
+  const copy = async () => {
+    if (!created) return;
+    await navigator.clipboard.writeText(created.key).then(() => setCopied(true), () => setCopied(false));
+  };
+  const revoke = async (id: string) => {
+    await api.revokeKey(id).catch((caught: ApiError) => setError({ message: caught.message }));
+    await reload();
+  };
+  return (
+    <section class="card" aria-labelledby="settings-keys">
+      <h2 id="settings-keys">API keys</h2>
+      {created && (
+        <div class="created" role="status">
+          <p>Your new key <strong>{created.name}</strong>. Copy it now: it is not shown again.</p>
+          <div class="row"><input aria-label="New API key" data-testid="new-key" readOnly value={created.key} onFocus={(event) => event.currentTarget.select()} />
+            <button type="button" onClick={() => void copy()}>{copied ? "Copied" : "Copy"}</button>
+            <button type="button" class="secondary" onClick={() => setCreated(null)}>Done</button></div>
+        </div>
+      )}
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <div class="row">
+          <Field id="key-name" label="Name" error={error}><input id="key-name" name="name" required /></Field>
+          <Field id="key-expiresInDays" label="Expires in (days)" error={error} hint="Empty: never"><input id="key-expiresInDays" name="expiresInDays" inputMode="numeric" /></Field>
+        </div>
+        <fieldset class={error?.field === "scopes" ? "field invalid" : "field"}>
+          <legend>Scopes (none ticked: every data scope)</legend>
+          <div class="scopes">
+            {SCOPES.map((scope) => <label key={scope}><input type="checkbox" name="scopes" value={scope} /> {scope}</label>)}
+          </div>
+          {error?.field === "scopes" && <p class="error" role="alert">{error.message}</p>}
+        </fieldset>
+        <button type="submit">Create key</button>
+        <FormProblem error={error} />
+      </form>
+      {loadError && <p class="error" role="alert">{loadError}</p>}
+      <ul class="list" aria-label="API keys">
+        {(keys ?? []).map((key) => (
+          <li key={key.id}>
+            <div>
+              <strong>{key.name}</strong> <code>{key.start}…</code>
+              <div class="muted">{key.scopes?.join(", ") ?? "every data scope"} · created {formatTime(key.createdAt)}
+                {key.expiresAt ? ` · expires ${formatTime(key.expiresAt)}` : ""} · {key.lastUsedAt ? `used ${formatTime(key.lastUsedAt)}` : "never used"}</div>
+            </div>
+            <div class="actions"><button type="button" class="danger" onClick={() => void revoke(key.id)} aria-label={`Revoke ${key.name ?? "key"}`}>Revoke</button></div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+};
+
+const Sessions = () => {
+  const { value: sessions, error, reload } = useLoad(() => api.sessions(), []);
+  const act = (action: Promise<unknown>) => void action.finally(() => void reload());
+  return (
+    <section class="card" aria-labelledby="settings-sessions">
+      <h2 id="settings-sessions">Sessions</h2>
+      {error && <p class="error" role="alert">{error}</p>}
+      <ul class="list" aria-label="Sessions">
+        {(sessions ?? []).map((session) => (
+          <li key={session.id}>
+            <div>
+              <strong>{session.current ? "This browser" : session.userAgent ?? "unknown browser"}</strong>
+              <div class="muted">signed in {formatTime(session.createdAt)}{session.ipAddress ? ` from ${session.ipAddress}` : ""}</div>
+            </div>
+            {!session.current && <div class="actions"><button type="button" class="danger" onClick={() => act(api.revokeSession(session.id))}>Sign out</button></div>}
+          </li>
+        ))}
+      </ul>
+      {(sessions?.length ?? 0) > 1 && <button type="button" class="secondary" onClick={() => act(api.revokeOtherSessions())}>Sign out everywhere else</button>}
+    </section>
+  );
+};
+
+const Account = () => {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    try {
+      await api.deleteAccount();
+      window.location.assign("/");
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught.message : String(caught));
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="settings-account">
+      <h2 id="settings-account">Your data</h2>
+      <p><a class="button secondary" href="/api/account/export" download>Download everything (JSON)</a></p>
+      {confirming ? (
+        <div class="danger-zone" role="group" aria-label="Confirm deletion">
+          <p>Delete the account and everything in it? This cannot be undone.</p>
+          <button type="button" class="danger" onClick={() => void remove()}>Yes, delete my account</button>
+          <button type="button" class="secondary" onClick={() => setConfirming(false)}>Keep it</button>
+        </div>
+      ) : <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete account…</button>}
+      {error && <p class="error" role="alert">{error}</p>}
+    </section>
+  );
+};
+
+export const SettingsPage = () => (
+  <>
+    <h1>Settings</h1>
+    <Keys />
+    <Sessions />
+    <Account />
+  </>
+);

@@ -1,0 +1,54 @@
+// What the browser test needs before it starts: the web app built (when its build is missing or older than its
+// sources) and Debian's Chromium (installed with apt when missing; a test never downloads a browser).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { chromium, type BrowserContext } from "playwright-core";
+
+const APP = fileURLToPath(new URL("../../apps/web/", import.meta.url));
+const WEB_APP_DIST = join(APP, "dist");
+const CHROMIUM = "/usr/bin/chromium";
+
+const newestIn = (path: string): number =>
+  statSync(path).isDirectory() ? Math.max(0, ...readdirSync(path).map((name) => newestIn(join(path, name)))) : statSync(path).mtimeMs;
+
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+};
+
+/** Builds apps/web unless dist/ is newer than every source the build reads. */
+export const ensureWebAppBuilt = () => {
+  const index = join(WEB_APP_DIST, "index.html");
+  const sources = ["src", "index.html", "vite.config.ts", "package.json"].map((name) => newestIn(join(APP, name)));
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources)) return;
+  // vitest sets NODE_ENV=test, which would give a development build: the test measures what is deployed.
+  run(process.execPath, [join(APP, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], APP, { ...process.env, NODE_ENV: "production" });
+};
+
+/** The JavaScript a first load fetches (the entry script and what it preloads), gzip-compressed, in bytes. */
+export const firstLoadJsGzipBytes = () => {
+  const html = readFileSync(join(WEB_APP_DIST, "index.html"), "utf8");
+  const scripts = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  if (scripts.length === 0) throw new Error("index.html names no script");
+  return scripts.reduce((total, file) => total + gzipSync(readFileSync(join(WEB_APP_DIST, file)), { level: 9 }).length, 0);
+};
+
+/** Headless Debian Chromium, as root, with a fresh profile and no calls home (the machine's network is closed). */
+export const launchChromium = async (profileDir: string): Promise<BrowserContext> => {
+  if (!existsSync(CHROMIUM)) {
+    const install = spawnSync("apt-get", ["install", "-y", "chromium"], { encoding: "utf8" });
+    if (install.status !== 0) run("sh", ["-c", "apt-get update && apt-get install -y chromium"], "/");
+  }
+  // Playwright passes the fresh profile as --user-data-dir itself.
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync",
+    ],
+  });
+};
