@@ -2,5 +2,6 @@
 // migrations, and relays its transactional outbox.
 export { openDatabase, type Database, type DatabaseConfig } from "./open.ts";
 export { migrate, type ServicePrisma } from "./migrate.ts";
+export { pgliteTemplatePath } from "./template.ts";
 export { createOutboxSource, deleteAccountEvents, type OutboxOptions, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient, type TransactionalClient } from "./client.ts";
