@@ -17,8 +17,8 @@ const usage = `usage:
       applies pending migrations to DATABASE_URL in <pg schema> (default: folder name with - as _),
       or, with DATABASE_URL unset, to the PGlite folder <dir> (default: ./data/<service>)
   node --import tsx packages/db/src/cli.ts template --service <service folder>
-      writes <service>/dist/pglite-template.tar.gz: a PGlite data folder with every migration applied, which
-      the embedded mode copies into a new data folder (the service's build runs it)`;
+      writes <service>/dist/pglite-template/: a PGlite data folder with every migration applied, which the
+      embedded mode copies into a new data folder (the service's build runs it)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -50,9 +50,9 @@ async function main(argv: string[]): Promise<void> {
     const folder = await newMigration(prisma, values.name);
     console.log(folder ? `wrote ${path.relative(process.cwd(), folder)}` : "no changes");
   } else if (command === "template") {
-    const file = pgliteTemplatePath(path.dirname(prisma.schemaPath));
-    const applied = await writePgliteTemplate(prisma, file);
-    console.log(`wrote ${path.relative(process.cwd(), file)} (${applied.length} migrations)`);
+    const dir = pgliteTemplatePath(path.dirname(prisma.schemaPath));
+    const applied = await writePgliteTemplate(prisma, dir);
+    console.log(`wrote ${path.relative(process.cwd(), dir)} (${applied.length} migrations)`);
   } else {
     const url = loadCliConfig().DATABASE_URL;
     const schema = values.schema ?? service.replace(/-/g, "_");

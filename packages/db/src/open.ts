@@ -1,7 +1,7 @@
 // Opens the service's database: PostgreSQL when a URL is given, else PGlite (PostgreSQL in WASM) on disk.
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile } from "node:fs/promises";
+import { chmod, cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -16,7 +16,7 @@ export interface DatabaseConfig {
   /** PGlite data folder, or "memory://" for a throwaway in-memory database. */
   dataDir: string;
   /**
-   * A PGlite data folder dumped at build time with the migrations applied (writePgliteTemplate): a new
+   * A PGlite data folder made at build time with the migrations applied (writePgliteTemplate): a new
    * `dataDir` starts as a copy of it instead of running initdb and every migration. Ignored when missing.
    */
   template?: string;
@@ -137,13 +137,14 @@ async function openPGlite(dataDir: string, template: string | undefined): Promis
     await chmod(path.resolve(dataDir), 0o700);
   }
   const folder = inMemory ? dataDir : path.resolve(dataDir);
-  // initdb alone takes seconds per folder; a template already holds the cluster and the migrations.
-  const fresh = !inMemory && template !== undefined && !existsSync(path.join(folder, "PG_VERSION")) && existsSync(template);
-  return (await startPGlite(folder, fresh ? new Blob([await readFile(template)]) : undefined)).db;
+  // initdb alone takes seconds per folder; the template already holds a stopped cluster with the migrations.
+  const isCluster = (dir: string) => existsSync(path.join(dir, "PG_VERSION"));
+  if (!inMemory && template !== undefined && !isCluster(folder) && isCluster(template)) await cp(template, folder, { recursive: true });
+  return (await startPGlite(folder)).db;
 }
 
-/** A PGlite in `folder` (a data folder or "memory://"), started from `tarball` when given, as a Database. */
-export async function startPGlite(folder: string, tarball?: Blob) {
+/** A PGlite in `folder` (a data folder, created if new, or "memory://"), as a Database. */
+export async function startPGlite(folder: string) {
   // Loaded only in the embedded mode: PGlite's module alone is tens of MB a PostgreSQL-backed service never needs.
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await PGlite.create(folder, {
@@ -151,7 +152,6 @@ export async function startPGlite(folder: string, tarball?: Blob) {
     // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, plenty for one deployment's data
     // (docs/decisions/0026-compiled-runtime.md).
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"],
-    ...(tarball ? { loadDataDir: tarball } : {}),
   });
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.

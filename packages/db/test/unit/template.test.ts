@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, openDatabase } from "../../src/index.ts";
@@ -17,7 +18,7 @@ describe("PGlite template", () => {
   it("starts a new data folder with every migration applied and none left to apply", { timeout: 180_000 }, async () => {
     const tmp = await scratch();
     cleanups.push(tmp.remove);
-    const template = path.join(tmp.dir, "template.tar.gz");
+    const template = path.join(tmp.dir, "template");
     const names = readdirSync(fixture.migrationsDir).filter((n) => /^\d{14}_/.test(n));
     expect(await writePgliteTemplate(fixture, template)).toEqual(names);
 
@@ -30,18 +31,20 @@ describe("PGlite template", () => {
     expect(rows.map((r) => r.migration_name)).toEqual(names);
   });
 
-  it("leaves an existing data folder as it is", async () => {
+  it("leaves an existing data folder as it is", { timeout: 180_000 }, async () => {
     const tmp = await scratch();
     cleanups.push(tmp.remove);
     const dataDir = path.join(tmp.dir, "data");
     const first = await openDatabase({ schema: "fixture", dataDir });
     await first.close();
-    // Not a tarball: were it read, opening would fail.
-    const template = path.join(tmp.dir, "template.tar.gz");
-    await writeFile(template, "not a tarball");
+    // Not a cluster PGlite could start: were it copied, opening would fail, and its marker would be there.
+    const template = path.join(tmp.dir, "template");
+    await mkdir(template);
+    await writeFile(path.join(template, "PG_VERSION"), "not a cluster");
+    await writeFile(path.join(template, "marker"), "");
     const db = await openDatabase({ schema: "fixture", dataDir, template });
     cleanups.push(() => db.close());
     expect((await migrate(db, fixture)).applied.length).toBeGreaterThan(0);
-    expect(await readFile(template, "utf8")).toBe("not a tarball");
+    expect(existsSync(path.join(dataDir, "marker"))).toBe(false);
   });
 });
