@@ -1,6 +1,6 @@
-// Generates every Prisma client of the workspace (each service's, and @fit/db's test fixture), then builds the web
-// app the gateway serves at `/`. Runs after install, so `pnpm install && pnpm start` and the container image have
-// both; plain node, so it works however pnpm was started (global, npx, corepack).
+// Generates every Prisma client of the workspace (each service's, and @fit/db's test fixture). Runs after install,
+// before the build (`pnpm build`: the services, the launcher, the web app and the CLI), so `pnpm install && pnpm
+// start` and the container image have both; plain node, so it works however pnpm was started (global, npx, corepack).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -15,12 +15,5 @@ const folders = [
 
 for (const folder of folders) {
   const { status } = spawnSync(process.execPath, [generator], { cwd: folder, stdio: "inherit" });
-  if (status !== 0) process.exit(status ?? 1);
-}
-
-const web = path.join(root, "apps", "web");
-const vite = path.join(web, "node_modules", "vite", "bin", "vite.js");
-if (existsSync(vite)) {
-  const { status } = spawnSync(process.execPath, [vite, "build", "--logLevel", "warn"], { cwd: web, stdio: "inherit" });
   if (status !== 0) process.exit(status ?? 1);
 }

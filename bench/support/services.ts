@@ -34,9 +34,13 @@ export interface Placement {
 
 const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
 
-/** Spawns `node --import tsx <entry>` on the server CPU (or where `placement` says). */
+/**
+ * Spawns `node <entry>` on the server CPU (or where `placement` says): compiled JavaScript as production runs
+ * it, or TypeScript through tsx (the bench's own baseline server).
+ */
 export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
-  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, "--import", "tsx", entry], placement.nice);
+  const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...loader, entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
   tallyLines(name, child.stdout);
   tallyLines(name, child.stderr);
@@ -58,7 +62,8 @@ export const waitReady = async (name: string, url: string, child: ChildProcess, 
 type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gateway";
 
 /**
- * The platform as `pnpm start:services` runs it: each service its own `node --import tsx` process, on
+ * The platform as `pnpm start:services` runs it: each service its own process running its compiled
+ * `dist/main.js` (`pnpm build`, run by install), on
  * PostgreSQL (schemas in `databaseUrl`) and NATS (a namespace of this run's own). `env` adds variables per
  * service; `addCoach` starts another coach replica (they share only NATS, queue group `coach`, and PostgreSQL),
  * placed by `coach` (by default with the other servers).
@@ -96,7 +101,7 @@ export const startPlatform = async (
   const pids: Record<string, number> = {};
   const start = async (name: string, service: ServiceName, port: number) => {
     const placement = service === "coach" ? coach : undefined;
-    const child = spawnServer(name, `services/${service}/src/main.ts`, { ...shared, ...env[service], PORT: String(port) }, placement);
+    const child = spawnServer(name, `services/${service}/dist/main.js`, { ...shared, ...env[service], PORT: String(port) }, placement);
     started.push({ name, child });
     pids[name] = child.pid ?? -1;
     await waitReady(name, `http://127.0.0.1:${port}`, child);

@@ -23,7 +23,7 @@ const services = [
 ];
 
 const children: ChildProcess[] = services.map(({ name, port }) =>
-  spawn(process.execPath, ["--import", "tsx", `services/${name}/src/main.ts`], {
+  spawn(process.execPath, [`services/${name}/dist/main.js`], {
     cwd: root,
     stdio: "inherit",
     env: {

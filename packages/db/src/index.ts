@@ -2,5 +2,6 @@
 // migrations, and relays its transactional outbox.
 export { openDatabase, type Database, type DatabaseConfig } from "./open.ts";
 export { migrate, type ServicePrisma } from "./migrate.ts";
+export { pgliteTemplatePath } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient } from "./client.ts";

@@ -1,6 +1,7 @@
 // Opens the service's database: PostgreSQL when a URL is given, else PGlite (PostgreSQL in WASM) on disk.
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
-import { chmod, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
@@ -14,6 +15,11 @@ export interface DatabaseConfig {
   schema: string;
   /** PGlite data folder, or "memory://" for a throwaway in-memory database. */
   dataDir: string;
+  /**
+   * A PGlite data folder made at build time with the migrations applied (writePgliteTemplate): a new
+   * `dataDir` starts as a copy of it instead of running initdb and every migration. Ignored when missing.
+   */
+  template?: string;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /** Called when an idle pooled connection dies; the pool has already dropped it. */
@@ -75,7 +81,7 @@ export function internalsOf(db: Database): DatabaseInternals {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  return config.url ? openPostgres(config.url, config) : openPGlite(config.dataDir);
+  return config.url ? openPostgres(config.url, config) : openPGlite(config.dataDir, config.template);
 }
 
 async function openPostgres(url: string, config: DatabaseConfig): Promise<Database> {
@@ -169,7 +175,7 @@ async function ensureSchema(pool: pg.Pool, schema: string): Promise<void> {
   });
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, template: string | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   // Owner-only whatever DATA_DIR's own mode: PGlite writes its files 0666 whatever the umask, so the folder
   // (0700) is what keeps other local users out of the database (docs/security.md#14-secrets-at-rest).
@@ -177,9 +183,23 @@ async function openPGlite(dataDir: string): Promise<Database> {
     await mkdir(path.resolve(dataDir), { recursive: true, mode: 0o700 });
     await chmod(path.resolve(dataDir), 0o700);
   }
+  const folder = inMemory ? dataDir : path.resolve(dataDir);
+  // initdb alone takes seconds per folder; the template already holds a stopped cluster with the migrations.
+  const isCluster = (dir: string) => existsSync(path.join(dir, "PG_VERSION"));
+  if (!inMemory && template !== undefined && !isCluster(folder) && isCluster(template)) await cp(template, folder, { recursive: true });
+  return (await startPGlite(folder)).db;
+}
+
+/** A PGlite in `folder` (a data folder, created if new, or "memory://"), as a Database. */
+export async function startPGlite(folder: string) {
   // Loaded only in the embedded mode: PGlite's module alone is tens of MB a PostgreSQL-backed service never needs.
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-  const pglite = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+  const pglite = await PGlite.create(folder, {
+    // PostgreSQL's default 128 MB of shared buffers is touched at start, in each service's own PGlite: each
+    // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, plenty for one deployment's data
+    // (docs/decisions/0026-compiled-runtime.md).
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"],
+  });
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
@@ -197,5 +217,5 @@ async function openPGlite(dataDir: string): Promise<Database> {
       return run;
     },
   });
-  return db;
+  return { pglite, db };
 }

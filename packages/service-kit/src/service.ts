@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { allEvents } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
-import { migrate, openDatabase, type Database, type OutboxSource } from "@fit/db";
+import { migrate, openDatabase, pgliteTemplatePath, type Database, type OutboxSource } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
@@ -51,6 +51,7 @@ export const openServiceDatabase = async (definition: ServiceDatabase, config: P
     url: config.DATABASE_URL,
     schema: definition.schema,
     dataDir: join(config.DATA_DIR, definition.name),
+    template: pgliteTemplatePath(definition.prismaDir),
     poolSize,
   });
   try {

@@ -1,11 +1,11 @@
-import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { AppError } from "@fit/contracts";
 import type { ImportedActivity } from "../domain/import/activity-file.ts";
 import type { ReadOutcome } from "./activity-file-worker.ts";
 
-const worker = fileURLToPath(new URL(`./activity-file-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+// The build compiles the worker beside the bundle and points this URL at it (scripts/build.mjs).
+const worker = fileURLToPath(new URL("./activity-file-worker.ts", import.meta.url));
 /** Run from TypeScript source by a host that did not load tsx itself (a test runner), the thread needs it. */
 const execArgv = worker.endsWith(".ts") && !process.execArgv.join(" ").includes("tsx") ? [...process.execArgv, "--import", "tsx"] : process.execArgv;
 

@@ -1,0 +1,88 @@
+// Compiles a workspace package's entry points into one ES module each under its dist/ (docs/decisions/0026-compiled-runtime.md):
+//   node ../../scripts/build.mjs src/main.ts [more entries...]        (run from the package folder)
+// Workspace code (@fit/* and the package's own, generated Prisma clients included) is bundled; third-party
+// packages stay external, each import rewritten to the file it resolves to from its importer, since a bundle
+// that inlines several packages has no node_modules of its own that holds all of their dependencies.
+// `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
+// package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
+// Any other `import.meta.url` means the source file it is written in.
+import { readFile, rm } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as esbuild from "esbuild";
+
+const outdir = path.resolve("dist");
+const builtins = new Set(builtinModules);
+const NEW_URL_OR_URL = /new URL\(\s*(["'])([^"'$`]+)\1\s*,\s*import\.meta\.url\s*\)|import\.meta\.url/g;
+
+/** A path from the output folder, as a relative URL an ES module can import. */
+const fromOutdir = (target) => {
+  const relative = path.relative(outdir, target).split(path.sep).join("/");
+  return relative.startsWith(".") ? relative : `./${relative}`;
+};
+
+/** Bundles `entries` into outdir; returns the worker entries (.ts files named by `new URL`) it found. */
+async function bundle(entries) {
+  const workers = new Set();
+  const sourceUrls = {
+    name: "source-urls",
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const source = await readFile(args.path, "utf8");
+        if (!source.includes("import.meta.url")) return { contents: source, loader: "ts" };
+        const contents = source.replace(NEW_URL_OR_URL, (match, quote, relative) => {
+          if (!relative) return `new URL(${JSON.stringify(fromOutdir(args.path))}, import.meta.url).href`;
+          const target = path.resolve(path.dirname(args.path), relative);
+          let pointed = fromOutdir(target);
+          if (target.endsWith(".ts")) {
+            workers.add(target);
+            pointed = `./${path.basename(target, ".ts")}.js`;
+          } else if (relative.endsWith("/")) pointed += "/";
+          return `new URL(${JSON.stringify(pointed)}, import.meta.url)`;
+        });
+        return { contents, loader: "ts" };
+      });
+    },
+  };
+  const externals = {
+    name: "third-party-external",
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === "resolving" || args.path.startsWith("@fit/")) return undefined;
+        if (args.path.startsWith("node:") || builtins.has(args.path.split("/")[0])) return { path: args.path, external: true };
+        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" });
+        if (found.errors.length) return { errors: found.errors };
+        return { path: fromOutdir(found.path), external: true };
+      });
+    },
+  };
+  await esbuild.build({
+    entryPoints: entries,
+    outdir,
+    // Flat: every entry and chunk in outdir itself, which the relative paths above assume.
+    entryNames: "[name]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    // Node's own resolution: no "module" condition, "main" only, so a package is loaded as node would load it.
+    conditions: [],
+    mainFields: ["main"],
+    sourcemap: "linked",
+    logLevel: "warning",
+    plugins: [sourceUrls, externals],
+  });
+  return [...workers];
+}
+
+await rm(outdir, { recursive: true, force: true });
+let pending = process.argv.slice(2).map((entry) => path.resolve(entry));
+const built = new Set();
+while (pending.length) {
+  for (const entry of pending) built.add(entry);
+  pending = (await bundle(pending)).filter((worker) => !built.has(worker));
+}
+console.log(`built ${[...built].map((entry) => path.relative(process.cwd(), entry)).join(", ")} into ${pathToFileURL(outdir).pathname}`);
