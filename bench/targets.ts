@@ -16,6 +16,7 @@ import { benchOptions, fixed, phaseTable, table, writeResults } from "./support/
 import { HISTORY, seedHistory } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
 import { judge, targetTable, type Target } from "./support/targets.ts";
+import { measureStartup } from "./startup.ts";
 
 const opts = benchOptions();
 const SINGLE_SECONDS = opts.check ? 2 : 4;
@@ -48,9 +49,19 @@ const levelReadings = async (client: pg.Client, accountId: string) => {
   return { postedReadings: before, readingsForGet: target, outboxDrainMs };
 };
 
+/** `pnpm start`'s rows: the node process's memory, and the time to /readyz of the command as a user types it. */
+const embeddedTargets = ({ fresh, existing, load: l }: Awaited<ReturnType<typeof measureStartup>>): Target[] => [
+  { what: "embedded pnpm start: RSS after start", today: "820-1330 MB", value: Math.max(fresh.afterStart.nodeMb, existing.afterStart.nodeMb), trusted: true, floor: 300, aim: 200, unit: "MB", lower: true, strictly: true },
+  { what: "embedded pnpm start: RSS after load", today: "820-1330 MB", value: fresh.afterLoad.nodeMb, trusted: l.failed === 0, floor: 300, aim: 200, unit: "MB", lower: true, strictly: true },
+  { what: "embedded pnpm start to ready, fresh data", today: "21 s", value: fresh.readyMs / 1000, trusted: true, floor: 5, aim: 2, unit: "s", lower: true, strictly: true },
+  { what: "embedded pnpm start to ready, existing data", today: "10 s", value: existing.readyMs / 1000, trusted: true, floor: 2, aim: 1, unit: "s", lower: true, strictly: true },
+];
+
 await runBenchmark(async () => {
   const runs = `${opts.connections} connections, ${opts.duration} s per phase after ${opts.warmup} s warm-up`;
   console.log(`${opts.check ? "bench:check" : "bench"}: ${runs}; ${pinning}`);
+  // First, on a quiet machine: the embedded default as `npx -y pnpm@10 start` runs it, fresh and on its own data.
+  const embedded = await measureStartup({ quick: opts.check });
   const db = await createBenchDatabase();
   const platform = await startPlatform(db.url);
   const writer = await platform.account("writer");
@@ -114,17 +125,21 @@ await runBenchmark(async () => {
       .map(([name, f]): Target => ({ what: `${name} p99 at ${opts.connections} connections`, today: "820-920 ms", value: f.p99, trusted: clean(f), floor: 100, aim: 20, unit: "ms", lower: true, strictly: true })),
     { what: "POST /api/weight added p50 at 1 connection", today: "+8.8 ms", value: one.gateway.p50 - one.baseline.p50, trusted: clean(one.gateway) && clean(one.baseline), floor: 2, aim: 1, unit: "ms", lower: true },
     ...memory.map(({ name, memory: m }): Target => ({ what: `${name} RSS after the load`, today: "220-476 MB", value: m?.rssMb ?? NaN, trusted: m !== null, floor: 150, aim: 100, unit: "MB", lower: true, strictly: true })),
+    ...embeddedTargets(embedded),
   ];
   const verdicts = judge(targets);
 
   console.log(`\nseeded account: ${HISTORY.weighIns} weigh-ins in ${HISTORY.weighInDays} days, ${HISTORY.measurements} measurements, ${HISTORY.foodItems} food items over ${HISTORY.foodDays} days`);
   console.log(`POST phases stored ${levelled.postedReadings.gateway} (gateway) / ${levelled.postedReadings.baseline} (bare) readings; both topped up to ${levelled.readingsForGet} for GET; outbox drained in ${levelled.outboxDrainMs === null ? "> 60 s" : `${fixed(levelled.outboxDrainMs / 1000)} s`}\n`);
   console.log(phaseTable(phases));
+  console.log(`\nembedded pnpm start: ready in ${fixed(embedded.fresh.readyMs / 1000)} s fresh / ${fixed(embedded.existing.readyMs / 1000)} s on its data ` +
+    `(the node process alone: ${fixed(embedded.fresh.nodeReadyMs / 1000)} / ${fixed(embedded.existing.nodeReadyMs / 1000)} s); whole process tree ` +
+    `${embedded.fresh.afterLoad.treeMb} MB after ${embedded.load.requests} requests (npx and pnpm included)`);
   console.log(`\n${targetTable(verdicts)}`);
   console.log(`\n${table([["machine", ""], ...Object.entries(machine()).map(([k, v]) => [k, String(v)])])}`);
   console.log(`\n${logSummary()}`);
 
-  const results = { at: new Date().toISOString(), machine: machine(), options: opts, pinning, history: HISTORY, levelled, phases, targets: verdicts };
+  const results = { at: new Date().toISOString(), machine: machine(), options: opts, pinning, history: HISTORY, levelled, phases, embedded, targets: verdicts };
   const file = await writeResults(opts.check ? "check" : "targets", results, "latest");
   console.log(`\nresults: ${file}`);
   const missed = verdicts.filter((v) => v.verdict !== "PASS" && v.verdict !== "AIM");
