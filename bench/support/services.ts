@@ -101,7 +101,9 @@ export const startPlatform = async (
   const pids: Record<string, number> = {};
   const start = async (name: string, service: ServiceName, port: number) => {
     const placement = service === "coach" ? coach : undefined;
-    const child = spawnServer(name, `services/${service}/dist/main.js`, { ...shared, ...env[service], PORT: String(port) }, placement);
+    // BENCH_TELEMETRY=on: metrics on in every server, each on a port of its own (one shared port would clash).
+    const telemetry = process.env["BENCH_TELEMETRY"] === "on" ? { METRICS_PORT: String(await freePort()) } : {};
+    const child = spawnServer(name, `services/${service}/dist/main.js`, { ...shared, ...telemetry, ...env[service], PORT: String(port) }, placement);
     started.push({ name, child });
     pids[name] = child.pid ?? -1;
     await waitReady(name, `http://127.0.0.1:${port}`, child);

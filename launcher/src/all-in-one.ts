@@ -1,14 +1,32 @@
-import { pino } from "pino";
-import { allEvents } from "@fit/contracts";
-import { createBus } from "@fit/bus";
-import { buildBodyMetrics, loadBodyMetricsConfig } from "@fit/body-metrics";
-import { buildCoach, loadCoachConfig } from "@fit/coach";
-import { buildGateway, loadGatewayConfig } from "@fit/gateway";
-import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
-import { runUntilSignalled } from "@fit/service-kit";
-import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
-import { loadLauncherConfig } from "./config.ts";
-import { localSecrets } from "./secrets.ts";
+import { startTelemetry } from "@fit/telemetry";
+
+await startTelemetry("fit");
+// Imported only now, so the tracing SDK is in place before Fastify loads node:http and can instrument it.
+const [
+  { pino },
+  { allEvents },
+  { createBus },
+  { buildBodyMetrics, loadBodyMetricsConfig },
+  { buildCoach, loadCoachConfig },
+  { buildGateway, loadGatewayConfig },
+  { buildNutrition, loadNutritionConfig },
+  { runUntilSignalled },
+  { buildWorkouts, loadWorkoutsConfig },
+  { loadLauncherConfig },
+  { localSecrets },
+] = await Promise.all([
+  import("pino"),
+  import("@fit/contracts"),
+  import("@fit/bus"),
+  import("@fit/body-metrics"),
+  import("@fit/coach"),
+  import("@fit/gateway"),
+  import("@fit/nutrition"),
+  import("@fit/service-kit"),
+  import("@fit/workouts"),
+  import("./config.ts"),
+  import("./secrets.ts"),
+]);
 
 /**
  * The whole system in one process: every service built from the same code as when it runs alone, each on its

@@ -9,6 +9,8 @@ export const launcherEnv = z.object({
   NATS_URL: z.string().optional(),
   INTERNAL_ASSERTION_SECRET: z.string().min(32).optional(),
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  /** start:services gives each service a metrics port of its own from here on, in the order it lists them. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_531).optional(),
 });
 
 /** DATA_DIR is made absolute here (relative to where the command was typed), so every service agrees on it. */

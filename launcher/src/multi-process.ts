@@ -22,7 +22,7 @@ const services = [
   { name: "gateway", port: config.PORT },
 ];
 
-const children: ChildProcess[] = services.map(({ name, port }) =>
+const children: ChildProcess[] = services.map(({ name, port }, i) =>
   spawn(process.execPath, [`services/${name}/dist/main.js`], {
     cwd: root,
     stdio: "inherit",
@@ -30,6 +30,8 @@ const children: ChildProcess[] = services.map(({ name, port }) =>
       ...env,
       ...secrets,
       PORT: String(port),
+      // One port cannot serve five processes' metrics: body-metrics gets METRICS_PORT, the next service +1, ...
+      ...(config.METRICS_PORT ? { METRICS_PORT: String(config.METRICS_PORT + i) } : {}),
       BODY_METRICS_URL: "http://127.0.0.1:3101",
       NUTRITION_URL: "http://127.0.0.1:3102",
       WORKOUTS_URL: "http://127.0.0.1:3103",

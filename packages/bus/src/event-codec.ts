@@ -2,6 +2,7 @@ import { AppError, eventEnvelope, type EventDef, type EventEnvelope } from "@fit
 import { z } from "zod";
 import type { EventHandler, Logger, SubscribeOptions } from "./types.ts";
 import { issuesText } from "./reply-codec.ts";
+import { countDelivery } from "./metrics.ts";
 import { extractTrace, inSpan, SpanKind } from "./trace.ts";
 
 /** Event rules shared by both buses: what is published, and what a delivery's outcome is. */
@@ -70,6 +71,7 @@ export const deliver = async <E extends EventDef>(
     logger.error(where, "poison event dropped: not JSON");
     return { kind: "drop" };
   }
+  countDelivery(def.subject, durable, deliveryCount);
   const attrs = { "messaging.destination.name": def.subject, "messaging.consumer.group.name": durable };
   try {
     await inSpan(`${def.subject} process`, SpanKind.CONSUMER, extractTrace(headers), attrs, () => handler(event));

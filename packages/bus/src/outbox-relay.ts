@@ -1,4 +1,6 @@
 import type { EventEnvelope } from "@fit/contracts";
+import { context } from "@opentelemetry/api";
+import { extractTrace } from "./trace.ts";
 import type { Bus, Logger, OutboxRow, OutboxSource } from "./types.ts";
 
 export interface OutboxRelayOptions {
@@ -46,7 +48,8 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   const send = async (rows: OutboxRow[]) => {
     for (const row of rows) {
       try {
-        await bus.publish(row.subject, row.payload as EventEnvelope);
+        // Published inside the trace of the write that made the row, so its consumers continue that trace.
+        await context.with(extractTrace(row.headers ?? {}), () => bus.publish(row.subject, row.payload as EventEnvelope));
       } catch (err) {
         logger.warn({ err, outboxId: row.id, subject: row.subject }, "outbox row not published");
         throw err;

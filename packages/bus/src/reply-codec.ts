@@ -89,7 +89,8 @@ export const answer = async <E extends EndpointDef>(
   msg: WireMessage,
   logger: Logger,
 ): Promise<WireMessage> =>
-  inSpan(`${def.subject} process`, SpanKind.SERVER, extractTrace(msg.headers), { "messaging.destination.name": def.subject }, async () => {
+  // The queue group is the serving service's name: a trace shows which service answered.
+  inSpan(`${def.subject} process`, SpanKind.SERVER, extractTrace(msg.headers), { "messaging.destination.name": def.subject, "messaging.consumer.group.name": def.service }, async () => {
     try {
       let body: unknown;
       try {

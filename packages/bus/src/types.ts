@@ -136,6 +136,8 @@ export interface OutboxRow {
   id: string;
   subject: string;
   payload: unknown;
+  /** The trace context of the write that made the row (absent on rows older than the column). */
+  headers?: Record<string, string> | null;
 }
 
 export interface OutboxSource {

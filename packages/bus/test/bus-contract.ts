@@ -3,6 +3,7 @@ import { broadcastContract } from "./contract/broadcast.ts";
 import { eventFailureContract } from "./contract/event-failures.ts";
 import { eventContract } from "./contract/events.ts";
 import { keyValueContract } from "./contract/key-value.ts";
+import { metricsContract } from "./contract/metrics.ts";
 import { relayContract } from "./contract/relay.ts";
 import { requestReplyContract } from "./contract/request-reply.ts";
 import { tracingContract } from "./contract/tracing.ts";
@@ -38,6 +39,7 @@ export const describeBusContract = (name: string, makeHarness: MakeHarness): voi
     describe("event failures", () => eventFailureContract(ctx));
     describe("outbox relay", () => relayContract(ctx));
     describe("tracing", () => tracingContract(ctx));
+    describe("metrics", () => metricsContract(ctx));
     describe("key-value", () => keyValueContract(ctx));
     describe("broadcast", () => broadcastContract(ctx));
   });

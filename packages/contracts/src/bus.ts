@@ -1,3 +1,4 @@
+import { context, propagation } from "@opentelemetry/api";
 import { z } from "zod";
 
 /**
@@ -45,7 +46,11 @@ export type RequestOf<E> = E extends EndpointDef<infer Req, z.ZodType> ? z.input
 export type ReplyOf<E> = E extends EndpointDef<z.ZodType, infer Res> ? z.output<Res> : never;
 export type DataOf<E> = E extends EventDef<infer D> ? z.output<D> : never;
 
-/** A new event of `def` with a fresh id, ready to be written to the outbox in the same transaction as its change. */
+/**
+ * A new event of `def` with a fresh id, ready to be written to the outbox in the same transaction as its change.
+ * `headers` hold the writer's trace context (empty without a tracing SDK), so the relay publishes the event
+ * inside the trace of the write that caused it.
+ */
 export const outboxRow = <D extends z.ZodType>(def: EventDef<D>, data: z.input<D>) => {
   const envelope: EventEnvelope<z.output<D>> = {
     id: crypto.randomUUID(),
@@ -53,5 +58,7 @@ export const outboxRow = <D extends z.ZodType>(def: EventDef<D>, data: z.input<D
     occurredAt: new Date().toISOString(),
     data: def.data.parse(data),
   };
-  return { id: envelope.id, subject: def.subject, payload: envelope as object };
+  const headers: Record<string, string> = {};
+  propagation.inject(context.active(), headers);
+  return { id: envelope.id, subject: def.subject, payload: envelope as object, headers };
 };

@@ -15,10 +15,12 @@ export type { OutboxRow };
 export interface OutboxSource extends RelaySource {
   /** Deletes sent rows older than `olderThanMs`. */
   prune(olderThanMs: number): Promise<number>;
+  /** Unsent rows and the age of the oldest (0 when there is none), for the backlog metrics. */
+  backlog(): Promise<{ pending: number; oldestAgeMs: number }>;
 }
 
 // created_at then id: a stable order, so a retried batch goes out in the order it first did.
-const claimSql = `SELECT id::text AS id, subject, payload FROM outbox_event
+const claimSql = `SELECT id::text AS id, subject, payload, headers FROM outbox_event
   WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
 
 const dueSql = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE sent_at IS NULL) AS due";
@@ -58,6 +60,13 @@ export function createOutboxSource(db: Database): OutboxSource {
       return Number(row?.n ?? 0);
     },
 
+    async backlog() {
+      const [row] = await outbox.query<{ pending: number; oldest_age_ms: number | null }>(
+        "SELECT count(*)::int AS pending, (extract(epoch FROM now() - min(created_at)) * 1000)::float8 AS oldest_age_ms FROM outbox_event WHERE sent_at IS NULL",
+      );
+      return { pending: Number(row?.pending ?? 0), oldestAgeMs: Math.max(0, Number(row?.oldest_age_ms ?? 0)) };
+    },
+
     async prune(olderThanMs) {
       if (!(olderThanMs >= 0)) throw new RangeError(`olderThanMs must be >= 0, got ${olderThanMs}`);
       // The database's clock on both sides of the comparison, as sent_at was set from it.
@@ -80,6 +89,7 @@ export interface NewOutboxEvent {
   id: string;
   subject: string;
   payload: object;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -94,8 +104,9 @@ export const changeWithEvent = (change: Sql, event: NewOutboxEvent, ...alongside
   const more = alongside.length ? sql`${join(alongside.map((statement, i) => sql`${raw(`alongside_${i}`)} AS (${statement})`), ", ")},` : empty;
   return sql`WITH changed AS (${change}), ${more}
     event AS (
-      INSERT INTO outbox_event (id, subject, payload)
-      SELECT ${event.id}::uuid, ${event.subject}, ${JSON.stringify(event.payload)}::jsonb WHERE EXISTS (SELECT 1 FROM changed)
+      INSERT INTO outbox_event (id, subject, payload, headers)
+      SELECT ${event.id}::uuid, ${event.subject}, ${JSON.stringify(event.payload)}::jsonb, ${JSON.stringify(event.headers ?? {})}::jsonb
+      WHERE EXISTS (SELECT 1 FROM changed)
     )
     SELECT count(*)::int AS changed FROM changed`;
 };

@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { AppError } from "@fit/contracts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
 import { parseJsonBody, refuseNul } from "./json-body.ts";
+import { recordRequests } from "./metrics.ts";
 import { ASSERTION_HEADER, verifyAssertion, type Caller } from "./assertion.ts";
 
 declare module "fastify" {
@@ -83,6 +84,7 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     refuseNul(...records.flatMap((record): unknown[] => Object.values(record ?? {}).flat()));
   });
   installErrorHandling(app);
+  recordRequests(app, name);
   app.decorateRequest("caller", null as unknown as Caller);
 
   app.get("/healthz", { logLevel: "warn", config: { public: true } }, () => ({ status: "ok" as const, service: name }));

@@ -5,6 +5,7 @@ import { migrate, openDatabase, pgliteTemplatePath, type Database, type OutboxSo
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
+import { watchOutbox } from "./metrics.ts";
 import { startOutboxPruning } from "./outbox-pruning.ts";
 
 /** What a service's store offers the runtime: its outbox (if it publishes events), a readiness probe, and closing. */
@@ -93,10 +94,12 @@ export const buildService = async <S extends ServiceStore>(
     (await createBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: definition.name, logger: app.log, streams: allEvents }));
   const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log }) : { kick() {}, stop: async () => {} };
   const pruning = store.outbox ? startOutboxPruning(store.outbox, config.OUTBOX_RETENTION_HOURS * 3_600_000, app.log) : undefined;
+  const unwatchOutbox = store.outbox ? watchOutbox(definition.name, store.outbox) : undefined;
   const stoppables = await definition.register({ app, store, bus, relay });
 
   app.addHook("onClose", async () => {
     await Promise.all(stoppables.map((s) => s.stop()));
+    unwatchOutbox?.();
     await relay.stop();
     await pruning?.stop();
     if (!sharedBus) await bus.close();

@@ -1,28 +1,69 @@
-import { loadTelemetryConfig } from "./config.ts";
+import type { metrics as sdkMetrics, tracing } from "@opentelemetry/sdk-node";
+import { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
 
-let started: Promise<{ shutdown(): Promise<void> } | null> | undefined;
+export { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
+export { lazyInstruments } from "./instruments.ts";
+
+/** Where spans and metrics go besides OTLP and Prometheus: a test's in-memory exporter and reader. */
+export interface TelemetryOptions {
+  spanProcessors?: tracing.SpanProcessor[];
+  metricReaders?: sdkMetrics.IMetricReader[];
+}
+
+export interface Telemetry {
+  /** Flushes what is buffered and stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+let started: Promise<Telemetry | null> | undefined;
 
 /**
- * Starts OpenTelemetry tracing (HTTP, Prisma; NATS hops carry `traceparent` through @fit/bus) when an OTLP
- * endpoint is configured. Without one nothing is loaded, so the embedded default stays light.
- * Call it first thing in main.ts.
+ * Starts OpenTelemetry in this process: traces (HTTP in and out, undici and fetch, Prisma; NATS hops carry
+ * `traceparent` through @fit/bus) when an OTLP endpoint is configured, metrics on a Prometheus port when
+ * METRICS_PORT is. With neither, nothing is loaded: the instruments in the code stay the API's no-ops, so the
+ * embedded default stays light (docs/decisions/0032-telemetry-on-demand.md). Call it first thing in main.ts,
+ * before the modules that load node:http, so the HTTP instrumentation can patch it.
  */
-export const startTelemetry = (service: string, config = loadTelemetryConfig()) => {
+export const startTelemetry = (service: string, config: TelemetryConfig = loadTelemetryConfig(), options: TelemetryOptions = {}) => {
   started ??= (async () => {
-    if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return null;
-    const [{ NodeSDK }, { OTLPTraceExporter }, { HttpInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
-      import("@opentelemetry/sdk-node"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
-      import("@opentelemetry/instrumentation-http"),
-      import("@prisma/instrumentation"),
-    ]);
+    const tracingOn = Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT) || Boolean(options.spanProcessors?.length);
+    const metricsOn = config.METRICS_PORT !== undefined || Boolean(options.metricReaders?.length);
+    if (!tracingOn && !metricsOn) return null;
+    const { NodeSDK, metrics, tracing } = await import("@opentelemetry/sdk-node");
+    const spanProcessors = [...(options.spanProcessors ?? [])];
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) {
+      const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
+      spanProcessors.push(new tracing.BatchSpanProcessor(new OTLPTraceExporter()));
+    }
+    const metricReaders = [...(options.metricReaders ?? [])];
+    if (config.METRICS_PORT !== undefined) {
+      const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
+      metricReaders.push(new PrometheusExporter({ port: config.METRICS_PORT, ...(config.METRICS_HOST ? { host: config.METRICS_HOST } : {}) }));
+    }
     const sdk = new NodeSDK({
       serviceName: config.OTEL_SERVICE_NAME ?? service,
-      traceExporter: new OTLPTraceExporter(),
-      instrumentations: [new HttpInstrumentation(), new PrismaInstrumentation()],
+      // Explicit lists, even empty: left out, the SDK would fall back to OTLP exporters on localhost.
+      spanProcessors,
+      metricReaders,
+      logRecordProcessors: [],
+      // The service kit records http.server.request.duration with the route Fastify matched, which the HTTP
+      // instrumentation cannot know; its own route-less copy would only double the series.
+      views: [{ meterName: "@opentelemetry/instrumentation-http", aggregation: { type: metrics.AggregationType.DROP } }],
+      instrumentations: tracingOn ? await instrumentations() : [],
     });
     sdk.start();
     return { shutdown: () => sdk.shutdown() };
   })();
   return started;
+};
+
+const instrumentations = async () => {
+  const [{ HttpInstrumentation }, { UndiciInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
+    import("@opentelemetry/instrumentation-http"),
+    // The gateway forwards with @fastify/reply-from's undici pool and the coach calls its model with fetch:
+    // neither goes through node:http, both publish undici's diagnostics channels.
+    import("@opentelemetry/instrumentation-undici"),
+    import("@prisma/instrumentation"),
+  ]);
+  return [new HttpInstrumentation(), new UndiciInstrumentation(), new PrismaInstrumentation()];
 };

@@ -59,6 +59,11 @@ export class Durable {
     });
   }
 
+  /** Events on the subject not handed out yet, as JetStream's num_pending counts them. */
+  pending(): number {
+    return this.log.count(this.cursor, this.subject);
+  }
+
   stopTimers(): void {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = undefined;

@@ -40,6 +40,13 @@ export class EventLog {
     return undefined;
   }
 
+  /** How many events on `subject` are at or after `seq`. */
+  count(seq: number, subject: string): number {
+    let n = 0;
+    for (let i = Math.max(0, seq - this.base); i < this.entries.length; i++) if (this.entries[i]?.subject === subject) n++;
+    return n;
+  }
+
   /** Forgets the oldest events once the log is long, but never one a durable has not reached yet. */
   trim(lowestCursor: number): void {
     const excess = Math.min(this.entries.length - KEEP, lowestCursor - this.base);

@@ -3,6 +3,7 @@ import { context } from "@opentelemetry/api";
 import type { z } from "zod";
 import { deliver, encodeEvent, resolveSubscribeOptions, subjectsByStream } from "../event-codec.ts";
 import { answer, decodeReply, encodeRequest, normalizeHeaders } from "../reply-codec.ts";
+import { measureRequest, watchConsumer } from "../metrics.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
 import { checkBucket } from "../key-value-names.ts";
 import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
@@ -58,15 +59,17 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
       if (closed) throw closedError();
       const data = encodeRequest(def, req);
       const timeout = opts.timeoutMs ?? 2_000;
-      return inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
-        const headers = { ...opts.headers };
-        injectTrace(headers);
-        const responder = responders.pick(def.subject);
-        if (!responder) throw new AppError("unavailable", `no responders for ${def.subject}`);
-        const work = track(responder({ data, headers: normalizeHeaders(Object.entries(headers)) }));
-        const reply = await withTimeout(work, timeout, `${def.subject} did not answer within ${timeout} ms`);
-        return decodeReply(def, reply) as z.output<E["reply"]>;
-      });
+      return measureRequest(def.subject, () =>
+        inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
+          const headers = { ...opts.headers };
+          injectTrace(headers);
+          const responder = responders.pick(def.subject);
+          if (!responder) throw new AppError("unavailable", `no responders for ${def.subject}`);
+          const work = track(responder({ data, headers: normalizeHeaders(Object.entries(headers)) }));
+          const reply = await withTimeout(work, timeout, `${def.subject} did not answer within ${timeout} ms`);
+          return decodeReply(def, reply) as z.output<E["reply"]>;
+        }),
+      );
     },
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
@@ -108,9 +111,11 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
       const leave = consumer.join((event, count) =>
         deliver(def, durable, handler, event.data, event.headers, count, consumer.opts, logger),
       );
+      const unwatch = watchConsumer(def.subject, durable, async () => consumer.pending());
       const sub: Subscription = {
         stop: async () => {
           subscriptions.delete(sub);
+          unwatch();
           await leave();
         },
       };

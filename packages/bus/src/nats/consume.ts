@@ -1,6 +1,7 @@
 import type { EventDef } from "@fit/contracts";
 import { AckPolicy, DeliverPolicy, nanos, NatsError, StringCodec, type JetStreamClient, type JetStreamManager, type JsMsg } from "nats";
 import { deliver, type ResolvedSubscribeOptions } from "../event-codec.ts";
+import { watchConsumer } from "../metrics.ts";
 import type { EventHandler, Logger, Subscription } from "../types.ts";
 import { fromNatsHeaders } from "./headers.ts";
 
@@ -59,6 +60,8 @@ export const consume = async <E extends EventDef>(
     else m.term();
   };
 
+  const unwatch = watchConsumer(def.subject, durable, async () => (await jsm.consumers.info(def.stream, durable)).num_pending);
+
   const loop = (async () => {
     for await (const m of messages) {
       // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
@@ -68,6 +71,7 @@ export const consume = async <E extends EventDef>(
 
   return {
     stop: async () => {
+      unwatch();
       await messages.close();
       await loop;
     },

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
 import { answer, decodeReply, encodeRequest } from "../reply-codec.ts";
 import { withTimeout } from "../timeout.ts";
+import { measureRequest } from "../metrics.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
 import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
 import { consume } from "./consume.ts";
@@ -65,13 +66,15 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
       const data = encodeRequest(def, req);
       const timeout = opts.timeoutMs ?? 2_000;
       const headers = { ...opts.headers };
-      return inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
-        injectTrace(headers);
-        const msg = await nc
-          .request(def.subject, sc.encode(data), { timeout, headers: toNatsHeaders(headers) })
-          .catch((err: unknown) => Promise.reject(busError(err, def.subject, timeout)));
-        return decodeReply(def, { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} }) as z.output<E["reply"]>;
-      });
+      return measureRequest(def.subject, () =>
+        inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
+          injectTrace(headers);
+          const msg = await nc
+            .request(def.subject, sc.encode(data), { timeout, headers: toNatsHeaders(headers) })
+            .catch((err: unknown) => Promise.reject(busError(err, def.subject, timeout)));
+          return decodeReply(def, { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} }) as z.output<E["reply"]>;
+        }),
+      );
     },
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {

@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { AppError } from "@fit/contracts";
 import { z } from "zod";
 import { toModelError } from "./model-errors.ts";
+import { traceModelCall } from "./model-telemetry.ts";
 
 export interface ModelSettings {
   baseURL: string;
@@ -31,20 +32,22 @@ export interface ModelAnswer<T> {
 export const createModelClient = (settings: ModelSettings) => {
   const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, timeout: settings.timeoutMs, maxRetries: settings.retries });
 
-  const complete = async (messages: ChatTurn[], responseFormat?: OpenAI.ResponseFormatJSONSchema) => {
-    try {
-      const completion = await client.chat.completions.create(
-        { model: settings.model, messages, max_tokens: settings.maxTokens, ...(responseFormat ? { response_format: responseFormat } : {}) },
-        { signal: AbortSignal.timeout(settings.timeoutMs) },
-      );
-      const message = completion.choices[0]?.message;
-      if (message?.refusal) throw new AppError("upstream_failed", "the language model refused", "the model refused to answer");
-      if (!message?.content) throw new AppError("upstream_failed", "the language model failed", "empty answer");
-      return { text: message.content, tokens: completion.usage?.total_tokens ?? 0 };
-    } catch (error) {
-      throw toModelError(error, settings.timeoutMs, settings.apiKey);
-    }
-  };
+  const complete = (messages: ChatTurn[], responseFormat?: OpenAI.ResponseFormatJSONSchema) =>
+    traceModelCall(settings.model, async () => {
+      try {
+        const completion = await client.chat.completions.create(
+          { model: settings.model, messages, max_tokens: settings.maxTokens, ...(responseFormat ? { response_format: responseFormat } : {}) },
+          { signal: AbortSignal.timeout(settings.timeoutMs) },
+        );
+        const message = completion.choices[0]?.message;
+        if (message?.refusal) throw new AppError("upstream_failed", "the language model refused", "the model refused to answer");
+        if (!message?.content) throw new AppError("upstream_failed", "the language model failed", "empty answer");
+        const usage = { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+        return { text: message.content, tokens: completion.usage?.total_tokens ?? 0, usage, responseModel: completion.model };
+      } catch (error) {
+        throw toModelError(error, settings.timeoutMs, settings.apiKey);
+      }
+    });
 
   return {
     name: settings.model,

@@ -11,6 +11,10 @@ const forwardHeaders = (request: Pick<FastifyRequest, "assertion" | "id">, heade
   const forwarded: IncomingHttpHeaders = { ...headers, [ASSERTION_HEADER]: request.assertion, "x-request-id": request.id };
   delete forwarded.authorization;
   delete forwarded.cookie;
+  // The trace context the service continues is the gateway's own span's, which the undici instrumentation adds;
+  // the caller's copy left in would make two traceparent headers, which a receiver rejects as one invalid value.
+  delete forwarded.traceparent;
+  delete forwarded.tracestate;
   return forwarded;
 };
 
