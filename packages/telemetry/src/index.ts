@@ -38,7 +38,7 @@ export const startTelemetry = (service: string, config: TelemetryConfig = loadTe
     const metricReaders = [...(options.metricReaders ?? [])];
     if (config.METRICS_PORT !== undefined) {
       const { PrometheusExporter } = await import("@opentelemetry/exporter-prometheus");
-      metricReaders.push(new PrometheusExporter({ port: config.METRICS_PORT, ...(config.METRICS_HOST ? { host: config.METRICS_HOST } : {}) }));
+      metricReaders.push(new PrometheusExporter({ port: config.METRICS_PORT, host: config.METRICS_HOST ?? config.HOST ?? "127.0.0.1" }));
     }
     const sdk = new NodeSDK({
       serviceName: config.OTEL_SERVICE_NAME ?? service,
