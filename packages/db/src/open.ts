@@ -38,16 +38,13 @@ type Query = <R>(text: string, params?: unknown[]) => Promise<R[]>;
 /** Plain SQL outside Prisma, for the outbox relay. */
 interface OutboxConnection {
   query: Query;
-  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
 }
 
 /** What migrate() and the outbox relay need beyond the public surface. */
 export interface DatabaseInternals {
   /**
-   * The outbox relay's connection. On PostgreSQL it is its own, beside the pool: a claim holds its
-   * transaction open while it publishes, and must neither wait for a pooled connection behind a burst of
-   * requests (Prisma's "Unable to start a transaction in the given time") nor keep one from them.
+   * The outbox relay's connection. On PostgreSQL it is its own, beside the pool: the relay polls every
+   * 200 ms and must neither wait for a pooled connection behind a burst of requests nor keep one from them.
    */
   outbox: OutboxConnection;
   /**
@@ -58,8 +55,6 @@ export interface DatabaseInternals {
   /** Names recorded as finished in _prisma_migrations (none when the table does not exist yet). */
   appliedMigrations(): Promise<Set<string>>;
 }
-
-const OUTBOX_IDLE_IN_TRANSACTION_MS = 30_000;
 
 const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
 
@@ -106,8 +101,6 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   }
   const outboxPool = new pg.Pool({
     ...connection,
-    // A claim left open (a publish that hangs) is ended by the server; its rows are claimed again later.
-    options: `${connection.options} -c idle_in_transaction_session_timeout=${OUTBOX_IDLE_IN_TRANSACTION_MS}`,
     application_name: `${schema}:outbox`,
     max: 1,
     allowExitOnIdle: true,
@@ -121,20 +114,6 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   internals.set(db, {
     outbox: {
       query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query(text, params)).rows as R[],
-      transaction: async (fn) => {
-        const client = await outboxPool.connect();
-        try {
-          await client.query("BEGIN");
-          const result = await fn(async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[]);
-          await client.query("COMMIT");
-          client.release();
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => {});
-          client.release(true);
-          throw error;
-        }
-      },
     },
     migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
@@ -205,11 +184,7 @@ export async function startPGlite(folder: string) {
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
   let queue: Promise<unknown> = Promise.resolve();
   internals.set(db, {
-    // One connection: a claim's transaction queues the other queries until it commits, as Prisma's do.
-    outbox: {
-      query: async <R>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows,
-      transaction: (fn) => pglite.transaction((tx) => fn(async <R>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)).rows)),
-    },
+    outbox: { query: async <R>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows },
     appliedMigrations: () => appliedNames(() => pglite.query<{ migration_name: string }>(APPLIED)),
     migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
       const run = queue.then(() => fn(factory));
