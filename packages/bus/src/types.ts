@@ -48,6 +48,7 @@ export interface Subscription {
 
 /** A served endpoint; stop() takes this responder out of its queue group (a closing service on a shared bus). */
 export interface Responding {
+  /** Takes no new request and resolves once the answers already being worked on are sent. */
   stop(): Promise<void>;
 }
 
