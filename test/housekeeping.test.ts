@@ -92,6 +92,16 @@ describe("the outbox on PostgreSQL and JetStream", () => {
   });
 });
 
+const nutritionConfig = (databaseUrl: string, natsUrl: string, namespace: string, secret: string) =>
+  loadNutritionConfig({
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl,
+    NATS_NAMESPACE: namespace,
+    INTERNAL_ASSERTION_SECRET: secret,
+    LOG_LEVEL: "silent",
+    DATA_DIR: "unused",
+  });
+
 describe("readiness and shutdown of a service", () => {
   /** Nutrition in this process, reaching PostgreSQL and NATS through proxies the test can close or hold. */
   const startNutrition = async () => {
@@ -101,16 +111,7 @@ describe("readiness and shutdown of a service", () => {
     const natsProxy = await startTcpProxy({ host: natsUrl.hostname, port: Number(natsUrl.port || 4222) });
     const namespace = uniqueTag("hk");
     const secret = randomBytes(32).toString("hex");
-    const app = await buildNutrition({
-      config: loadNutritionConfig({
-        DATABASE_URL: dbProxy.url(database.url),
-        NATS_URL: natsProxy.url(inject("natsUrl")),
-        NATS_NAMESPACE: namespace,
-        INTERNAL_ASSERTION_SECRET: secret,
-        LOG_LEVEL: "silent",
-        DATA_DIR: "unused",
-      }),
-    });
+    const app = await buildNutrition({ config: nutritionConfig(dbProxy.url(database.url), natsProxy.url(inject("natsUrl")), namespace, secret) });
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= app.close());
     onTestFinished(async () => {
@@ -124,6 +125,23 @@ describe("readiness and shutdown of a service", () => {
     const until = (status: number, what: string) => waitFor(what, async () => ((await readyz()) === status ? status : undefined), 15_000);
     return { url, secret, namespace, dbProxy, natsProxy, readyz, until, close };
   };
+
+  // The lock every replica of a schema takes before migrating (packages/db/src/open.ts), held here as a
+  // replica that is migrating would hold it.
+  it("answers no probe while migrations run: it is built, and so listens, only once they are done", async () => {
+    const database = await testDatabase();
+    const migrating = await sqlClient(database.url);
+    await migrating.query("SELECT pg_advisory_lock(hashtext($1))", ["fit-db-migrate:nutrition"]);
+    let built = false;
+    const building = buildNutrition({ config: nutritionConfig(database.url, inject("natsUrl"), uniqueTag("hk"), randomBytes(32).toString("hex")) });
+    void building.then(() => (built = true), () => undefined);
+    await delay(2_000);
+    expect(built, "still waiting for the migrations").toBe(false);
+    await migrating.query("SELECT pg_advisory_unlock(hashtext($1))", ["fit-db-migrate:nutrition"]);
+    const app = await building;
+    onTestFinished(() => app.close());
+    expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+  });
 
   it("is not ready while its database is unreachable, and ready again once it is back", async () => {
     const service = await startNutrition();

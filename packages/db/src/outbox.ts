@@ -15,10 +15,11 @@ export interface OutboxSource extends RelaySource {
 }
 
 /**
- * A quarter of the duplicate window: a row claimed again after a relay died is published again (same
- * Nats-Msg-Id) at most a lease after the first copy, well inside the window that drops the copy.
+ * An eighth of the duplicate window (15 s): a row claimed again after a relay died is published again (same
+ * Nats-Msg-Id) about a lease after the first copy, well inside the window that drops the copy; and the rows a
+ * killed relay held wait no longer than that for its successor.
  */
-const OUTBOX_LEASE_MS = DUPLICATE_WINDOW_MS / 4;
+const OUTBOX_LEASE_MS = DUPLICATE_WINDOW_MS / 8;
 
 // One statement, committed on its own: no row stays locked while the relay talks to the bus. created_at then
 // id: a stable order, so a row given back goes out before the rows written after it.
