@@ -7,6 +7,7 @@ export type {
   KeyValueOptions,
   Listening,
   Logger,
+  OutboxOutcome,
   OutboxRow,
   OutboxSource,
   RequestOptions,

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from "@fit/contracts";
 import { context } from "@opentelemetry/api";
 import { extractTrace } from "./trace.ts";
+import { DUPLICATE_WINDOW_MS } from "./event-codec.ts";
 import type { Bus, Logger, OutboxRow, OutboxSource } from "./types.ts";
 
 export interface OutboxRelayOptions {
@@ -10,7 +11,7 @@ export interface OutboxRelayOptions {
   /** Pause between passes when the outbox is empty. Default 200. */
   intervalMs?: number;
   batchSize?: number;
-  /** Ceiling of the back-off after failures; must stay well inside the stream's 2-minute duplicate window. */
+  /** Ceiling of the back-off after failures; with the source's lease it must stay inside the duplicate window. */
   maxBackoffMs?: number;
 }
 
@@ -22,13 +23,17 @@ export interface OutboxRelay {
 }
 
 /**
- * Moves committed outbox rows to the bus (docs/decisions/0006-transactional-outbox.md). Rows are published one
- * by one, each awaiting the stream's ack, inside the source's claim, so a row is marked sent only once stored. If any publish fails the whole
- * claim stays unsent and is retried after a back-off; rows already published in it go again with the same
- * message id, which the stream's duplicate window drops.
+ * Moves committed outbox rows to the bus (docs/decisions/0006-transactional-outbox.md,
+ * docs/decisions/0033-outbox-lease-reconcile-lock-readiness.md). Each pass claims rows in a committed statement,
+ * publishes them one by one, each awaiting the stream's ack with Nats-Msg-Id = the row id, and then settles
+ * the claim: acknowledged rows are marked sent, so only a row whose ack was lost (a timeout, or a failed settle)
+ * is ever sent twice, and that second send comes within a back-off or a lease, inside the duplicate window.
  */
 export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   const { bus, source, logger, intervalMs = 200, batchSize = 100, maxBackoffMs = 5_000 } = options;
+  if (maxBackoffMs + source.leaseMs >= DUPLICATE_WINDOW_MS) {
+    throw new RangeError(`back-off ${maxBackoffMs} ms plus lease ${source.leaseMs} ms must stay inside the ${DUPLICATE_WINDOW_MS} ms duplicate window`);
+  }
   let stopped = false;
   let kicked = false;
   let failures = 0;
@@ -45,16 +50,34 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
       wake = done;
     });
 
+  /** Publishes a claim in order until one fails; resolves what became of each row. */
   const send = async (rows: OutboxRow[]) => {
+    const claimedAt = Date.now();
+    const sent: string[] = [];
     for (const row of rows) {
+      // A publish begun in the first half of the lease ends (the bus's publish timeout) before another relay
+      // may claim the row, so two relays never publish it at once.
+      if (Date.now() - claimedAt > source.leaseMs / 2) break;
       try {
         // Published inside the trace of the write that made the row, so its consumers continue that trace.
         await context.with(extractTrace(row.headers ?? {}), () => bus.publish(row.subject, row.payload as EventEnvelope));
-      } catch (err) {
-        logger.warn({ err, outboxId: row.id, subject: row.subject }, "outbox row not published");
-        throw err;
+        sent.push(row.id);
+      } catch (error) {
+        logger.warn({ err: error, outboxId: row.id, subject: row.subject }, "outbox row not published");
+        const untried = rows.slice(sent.length + 1).map((r) => r.id);
+        return { outcome: { sent, failed: [row.id], untried }, error };
       }
     }
+    return { outcome: { sent, failed: [], untried: rows.slice(sent.length).map((r) => r.id) } };
+  };
+
+  const pass = async () => {
+    const rows = await source.claim(batchSize);
+    if (rows.length === 0) return 0;
+    const result = await send(rows);
+    await source.settle(result.outcome);
+    if ("error" in result) throw result.error;
+    return rows.length;
   };
 
   const loop = (async () => {
@@ -62,7 +85,7 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
       kicked = false;
       let delay = intervalMs;
       try {
-        const claimed = await source.claimBatch(batchSize, send);
+        const claimed = await pass();
         failures = 0;
         if (claimed >= batchSize) delay = 0; // a backlog: keep going
       } catch (err) {

@@ -48,6 +48,7 @@ export interface Subscription {
 
 /** A served endpoint; stop() takes this responder out of its queue group (a closing service on a shared bus). */
 export interface Responding {
+  /** Takes no new request and resolves once the answers already being worked on are sent. */
   stop(): Promise<void>;
 }
 
@@ -95,7 +96,7 @@ export interface Bus {
   ): Promise<z.output<E["reply"]>>;
   /** Answer def.subject in queue group def.service, so replicas share the load. */
   serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>): Responding;
-  /** Store an event durably (resolves on the stream's ack); envelope.id de-duplicates within 2 minutes. */
+  /** Store an event durably (resolves on the stream's ack); envelope.id de-duplicates within DUPLICATE_WINDOW_MS. */
   publish(subject: string, envelope: EventEnvelope, opts?: { headers?: Record<string, string> }): Promise<void>;
   /** Consume def.subject through durable `durable`; replicas using the same durable share the events. */
   subscribe<E extends EventDef>(
@@ -140,11 +141,25 @@ export interface OutboxRow {
   headers?: Record<string, string> | null;
 }
 
+/** What became of a claim: rows the stream acknowledged, the row whose publish failed, rows not tried. */
+export interface OutboxOutcome {
+  sent: string[];
+  failed: string[];
+  untried: string[];
+}
+
 export interface OutboxSource {
   /**
-   * Claim up to `limit` unsent rows, call `send` with them, mark them sent only if it resolves
-   * (a throw leaves them unsent). Returns how many rows were claimed.
+   * How long a claim keeps other relays off its rows. A relay that dies holding a claim delays those rows by
+   * at most this; one that is alive must settle its claim well within it.
    */
-  claimBatch(limit: number, send: (rows: OutboxRow[]) => Promise<void>): Promise<number>;
+  readonly leaseMs: number;
+  /**
+   * Claims up to `limit` unsent, unclaimed rows, oldest first, and commits the claim before resolving, so the
+   * rows are published outside any transaction.
+   */
+  claim(limit: number): Promise<OutboxRow[]>;
+  /** Ends a claim: `sent` rows are marked sent, `failed` ones count an attempt; all are claimable again. */
+  settle(outcome: OutboxOutcome): Promise<void>;
   pending(): Promise<number>;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { EventDef, EventEnvelope } from "@fit/contracts";
-import type { Bus, Logger, OutboxRow, OutboxSource } from "../src/index.ts";
+import type { Bus, Logger, OutboxOutcome, OutboxRow, OutboxSource } from "../src/index.ts";
 
 export interface LogEntry {
   level: "debug" | "info" | "warn" | "error";
@@ -65,22 +65,28 @@ export const rejection = async (work: Promise<unknown>): Promise<unknown> => {
 
 /** An in-memory OutboxSource with the contract packages/db implements: rows are marked sent only if send resolves. */
 export class FakeOutbox implements OutboxSource {
-  readonly rows: (OutboxRow & { sent: boolean })[] = [];
+  constructor(readonly leaseMs = 30_000) {}
+  readonly rows: (OutboxRow & { sent: boolean; claimed: boolean })[] = [];
   claims = 0;
 
   add(subject: string, payload: unknown): OutboxRow {
-    const row = { id: randomUUID(), subject, payload, sent: false };
+    const row = { id: randomUUID(), subject, payload, sent: false, claimed: false };
     this.rows.push(row);
     return row;
   }
 
-  async claimBatch(limit: number, send: (rows: OutboxRow[]) => Promise<void>): Promise<number> {
+  async claim(limit: number): Promise<OutboxRow[]> {
     this.claims++;
-    const batch = this.rows.filter((r) => !r.sent).slice(0, limit);
-    if (batch.length === 0) return 0;
-    await send(batch.map(({ id, subject, payload }) => ({ id, subject, payload })));
-    for (const r of batch) r.sent = true;
-    return batch.length;
+    const batch = this.rows.filter((r) => !r.sent && !r.claimed).slice(0, limit);
+    for (const r of batch) r.claimed = true;
+    return batch.map(({ id, subject, payload }) => ({ id, subject, payload }));
+  }
+
+  async settle({ sent, failed, untried }: OutboxOutcome): Promise<void> {
+    for (const r of this.rows) {
+      if (sent.includes(r.id)) r.sent = true;
+      if ([...sent, ...failed, ...untried].includes(r.id)) r.claimed = false;
+    }
   }
 
   async pending(): Promise<number> {

@@ -5,3 +5,4 @@ export { migrate, type ServicePrisma } from "./migrate.ts";
 export { pgliteTemplatePath } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient } from "./client.ts";
+export { runExclusively } from "./run-exclusively.ts";

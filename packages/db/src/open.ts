@@ -38,16 +38,13 @@ type Query = <R>(text: string, params?: unknown[]) => Promise<R[]>;
 /** Plain SQL outside Prisma, for the outbox relay. */
 interface OutboxConnection {
   query: Query;
-  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
 }
 
 /** What migrate() and the outbox relay need beyond the public surface. */
 export interface DatabaseInternals {
   /**
-   * The outbox relay's connection. On PostgreSQL it is its own, beside the pool: a claim holds its
-   * transaction open while it publishes, and must neither wait for a pooled connection behind a burst of
-   * requests (Prisma's "Unable to start a transaction in the given time") nor keep one from them.
+   * The outbox relay's connection. On PostgreSQL it is its own, beside the pool: the relay polls every
+   * 200 ms and must neither wait for a pooled connection behind a burst of requests nor keep one from them.
    */
   outbox: OutboxConnection;
   /**
@@ -57,9 +54,9 @@ export interface DatabaseInternals {
   migrationSession<T>(fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
   /** Names recorded as finished in _prisma_migrations (none when the table does not exist yet). */
   appliedMigrations(): Promise<Set<string>>;
+  /** See runExclusively. */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<{ value: T } | null>;
 }
-
-const OUTBOX_IDLE_IN_TRANSACTION_MS = 30_000;
 
 const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";
 
@@ -106,8 +103,6 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   }
   const outboxPool = new pg.Pool({
     ...connection,
-    // A claim left open (a publish that hangs) is ended by the server; its rows are claimed again later.
-    options: `${connection.options} -c idle_in_transaction_session_timeout=${OUTBOX_IDLE_IN_TRANSACTION_MS}`,
     application_name: `${schema}:outbox`,
     max: 1,
     allowExitOnIdle: true,
@@ -121,23 +116,10 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   internals.set(db, {
     outbox: {
       query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query(text, params)).rows as R[],
-      transaction: async (fn) => {
-        const client = await outboxPool.connect();
-        try {
-          await client.query("BEGIN");
-          const result = await fn(async <R>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as R[]);
-          await client.query("COMMIT");
-          client.release();
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => {});
-          client.release(true);
-          throw error;
-        }
-      },
     },
     migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
+    exclusively: (name, fn) => postgresExclusively(connection, schema, name, fn),
   });
   return db;
 }
@@ -162,6 +144,23 @@ async function postgresMigrationSession<T>(
     return await fn(scriptSafeFactory(new PrismaPg(pool, { schema }), (script) => pool.query(script)));
   } finally {
     await pool.end(); // closing the sessions releases both advisory locks
+  }
+}
+
+/**
+ * A session-level advisory lock on a connection of its own, for as long as `fn` runs: on a pooled connection
+ * it would outlive `fn` or be unlocked from another session. The connection closing (here, or the process
+ * dying) releases it, so a replica that crashes mid-run never blocks the others.
+ */
+async function postgresExclusively<T>(connection: pg.ClientConfig, schema: string, name: string, fn: () => Promise<T>) {
+  const client = new pg.Client({ ...connection, application_name: `${schema}:lock` });
+  client.on("error", () => {}); // a dead connection ends the lock; fn's own queries report the outage
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [`fit:${schema}:${name}`]);
+    return rows[0]?.locked ? { value: await fn() } : null;
+  } finally {
+    await client.end();
   }
 }
 
@@ -204,13 +203,21 @@ export async function startPGlite(folder: string) {
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
   let queue: Promise<unknown> = Promise.resolve();
+  // PGlite has one session, in which advisory locks are re-entrant and exclude nothing; one process owns the
+  // folder, so the names held in this process are every holder there is.
+  const held = new Set<string>();
   internals.set(db, {
-    // One connection: a claim's transaction queues the other queries until it commits, as Prisma's do.
-    outbox: {
-      query: async <R>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows,
-      transaction: (fn) => pglite.transaction((tx) => fn(async <R>(text: string, params?: unknown[]) => (await tx.query<R>(text, params)).rows)),
-    },
+    outbox: { query: async <R>(text: string, params?: unknown[]) => (await pglite.query<R>(text, params)).rows },
     appliedMigrations: () => appliedNames(() => pglite.query<{ migration_name: string }>(APPLIED)),
+    exclusively: async (name, fn) => {
+      if (held.has(name)) return null;
+      held.add(name);
+      try {
+        return { value: await fn() };
+      } finally {
+        held.delete(name);
+      }
+    },
     migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
       const run = queue.then(() => fn(factory));
       queue = run.catch(() => {});

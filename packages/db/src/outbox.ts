@@ -1,17 +1,14 @@
 // The transactional outbox every service shares. A service writes OutboxEvent rows atomically with its change
-// (changeWithEvent, or in the change's transaction); a relay calls claimBatch() to hand them to the bus and mark
-// them sent. SQL is raw (not the generated model API) so this package works with any service's tables.
+// (changeWithEvent, or in the change's transaction); a relay claims them, publishes them, then settles the
+// claim. SQL is raw (not the generated model API) so this package works with any service's tables.
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
-import type { OutboxRow, OutboxSource as RelaySource } from "@fit/bus";
+import { DUPLICATE_WINDOW_MS, type OutboxRow, type OutboxSource as RelaySource } from "@fit/bus";
 import type { RawSqlClient } from "./client.ts";
 import { internalsOf, type Database } from "./open.ts";
 
 export type { OutboxRow };
 
-/**
- * What the relay reads (claimBatch claims oldest first with FOR UPDATE SKIP LOCKED and marks rows sent only when
- * send resolves; a throw increments attempts), plus housekeeping.
- */
+/** What the relay reads, plus housekeeping. */
 export interface OutboxSource extends RelaySource {
   /** Deletes sent rows older than `olderThanMs`. */
   prune(olderThanMs: number): Promise<number>;
@@ -19,40 +16,46 @@ export interface OutboxSource extends RelaySource {
   backlog(): Promise<{ pending: number; oldestAgeMs: number }>;
 }
 
-// created_at then id: a stable order, so a retried batch goes out in the order it first did.
-const claimSql = `SELECT id::text AS id, subject, payload, headers FROM outbox_event
-  WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`;
+/**
+ * An eighth of the duplicate window (15 s): a row claimed again after a relay died is published again (same
+ * Nats-Msg-Id) about a lease after the first copy, well inside the window that drops the copy; and the rows a
+ * killed relay held wait no longer than that for its successor.
+ */
+const OUTBOX_LEASE_MS = DUPLICATE_WINDOW_MS / 8;
 
-const dueSql = "SELECT EXISTS (SELECT 1 FROM outbox_event WHERE sent_at IS NULL) AS due";
+// One statement, committed on its own: no row stays locked while the relay talks to the bus. created_at then
+// id: a stable order, so a row given back goes out before the rows written after it.
+const claimSql = `WITH claimed AS (
+    UPDATE outbox_event SET claimed_at = now() WHERE id IN (
+      SELECT id FROM outbox_event
+      WHERE sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::float8 / 1000))
+      ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+    RETURNING id, subject, payload, headers, created_at)
+  SELECT id::text AS id, subject, payload, headers FROM claimed ORDER BY created_at, id`;
+
+// Only rows still claimed: a row deleted meanwhile (its account was) stays deleted.
+const settleSql = `UPDATE outbox_event SET claimed_at = NULL,
+    sent_at = CASE WHEN id = ANY($1::uuid[]) THEN now() END,
+    attempts = attempts + CASE WHEN id = ANY($2::uuid[]) THEN 1 ELSE 0 END
+  WHERE id = ANY($1::uuid[]) OR id = ANY($2::uuid[]) OR id = ANY($3::uuid[])`;
 
 /**
- * The outbox of `db`, read on the relay's own connection (see DatabaseInternals.outbox): plain SQL, no Prisma
- * transaction, so a claim never waits for the pool the requests use.
+ * The outbox of `db`, read on the relay's own connection (see DatabaseInternals.outbox): plain SQL outside
+ * Prisma, so a claim never waits for the pool the requests use.
  */
 export function createOutboxSource(db: Database): OutboxSource {
   const { outbox } = internalsOf(db);
   return {
-    async claimBatch(limit, send) {
+    leaseMs: OUTBOX_LEASE_MS,
+
+    async claim(limit) {
       if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
-      // Most passes find nothing: one plain read then, rather than a transaction of three statements.
-      const [found] = await outbox.query<{ due: boolean }>(dueSql);
-      if (!found?.due) return 0;
-      // A failed send must still commit the attempts count, so the error leaves the transaction as a value.
-      const outcome = await outbox.transaction(async (query) => {
-        const rows = await query<OutboxRow>(claimSql, [limit]);
-        if (rows.length === 0) return { claimed: 0 };
-        const ids = rows.map((row) => row.id);
-        try {
-          await send(rows);
-        } catch (error) {
-          await query(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id IN (${uuidList(ids)})`, ids);
-          return { claimed: rows.length, error };
-        }
-        await query(`UPDATE outbox_event SET sent_at = now() WHERE id IN (${uuidList(ids)})`, ids);
-        return { claimed: rows.length };
-      });
-      if ("error" in outcome) throw outcome.error;
-      return outcome.claimed;
+      return outbox.query<OutboxRow>(claimSql, [limit, OUTBOX_LEASE_MS]);
+    },
+
+    async settle({ sent, failed, untried }) {
+      if (sent.length + failed.length + untried.length === 0) return;
+      await outbox.query(settleSql, [sent, failed, untried]);
     },
 
     async pending() {
@@ -78,11 +81,6 @@ export function createOutboxSource(db: Database): OutboxSource {
     },
   };
 }
-
-function uuidList(ids: string[]): string {
-  return ids.map((_, i) => `$${i + 1}::uuid`).join(", ");
-}
-
 
 /** An outbox row as `outboxRow(def, data)` from @fit/contracts builds it. */
 export interface NewOutboxEvent {
@@ -113,7 +111,7 @@ export const changeWithEvent = (change: Sql, event: NewOutboxEvent, ...alongside
 
 /**
  * Deletes the outbox rows about an account (every event names it as `data.accountId`), sent or not: part of
- * deleting the account, in the caller's transaction. A row the relay holds is waited for, then deleted.
+ * deleting the account, in the caller's transaction. A row the relay has claimed may still be published once.
  */
 export const deleteAccountEvents = (client: RawSqlClient, accountId: string) =>
   client.$executeRawUnsafe("DELETE FROM outbox_event WHERE payload -> 'data' ->> 'accountId' = $1", accountId);

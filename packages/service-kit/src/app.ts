@@ -86,6 +86,18 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   installErrorHandling(app);
   recordRequests(app, name);
   app.decorateRequest("caller", null as unknown as Caller);
+  // A keep-alive connection whose request finishes after close() began would hold the server open until its
+  // keep-alive timeout (72 s), past any shutdown's grace period, and the drain of the bus and the database
+  // behind it would never run: such a response ends its connection.
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) reply.header("connection", "close");
+    done(null, payload);
+  });
 
   app.get("/healthz", { logLevel: "warn", config: { public: true } }, () => ({ status: "ok" as const, service: name }));
   app.get("/readyz", { logLevel: "warn", config: { public: true } }, async (request, reply) => {

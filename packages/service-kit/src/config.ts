@@ -33,7 +33,7 @@ export const baseEnv = (defaultPort: number) =>
     /** Prefix of every subject and stream, to keep several deployments (or test runs) apart on one NATS. */
     NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -").optional(),
     DATA_DIR: z.string().default("./data"),
-    /** How long sent outbox rows are kept before pruning (hours). */
+    /** How long sent outbox rows are kept before pruning (hours); never less than the stream's 2-minute duplicate window. */
     OUTBOX_RETENTION_HOURS: z.coerce.number().min(0).max(8760).default(168),
     /** Shared by the gateway (signs) and the services (verify) for the internal caller assertion. */
     INTERNAL_ASSERTION_SECRET: z.string().min(32, "must be at least 32 characters"),

@@ -9,3 +9,4 @@ export * from "./cursor.ts";
 export * from "./service.ts";
 export * from "./local-secrets.ts";
 export * from "./account-data.ts";
+export * from "./outbox-pruning.ts";

@@ -1,3 +1,4 @@
+import { DUPLICATE_WINDOW_MS } from "@fit/bus";
 import type { OutboxSource } from "@fit/db";
 
 const HOUR_MS = 3_600_000;
@@ -10,11 +11,14 @@ interface PruneLogger {
 /**
  * Sent outbox rows are kept for `retentionMs` (to inspect what a service published, or to republish it by
  * hand) and then deleted, at start and every hour, so the table does not grow with every write forever.
- * Unsent rows are never touched. A failed pass is logged and tried again at the next.
+ * Never for less than the stream's duplicate window: while the stream still drops a second copy of an id, the
+ * row that id came from can be looked up. Unsent rows are never touched. A failed pass is logged and tried
+ * again at the next.
  */
 export const startOutboxPruning = (outbox: Pick<OutboxSource, "prune">, retentionMs: number, logger: PruneLogger) => {
+  const keepMs = Math.max(retentionMs, DUPLICATE_WINDOW_MS);
   const prune = () =>
-    outbox.prune(retentionMs).then(
+    outbox.prune(keepMs).then(
       (deleted) => {
         if (deleted > 0) logger.info({ deleted }, "sent outbox rows pruned");
       },

@@ -28,7 +28,7 @@ export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?:
           ...serveNutritionQueries(context.bus, context.store),
           ...(await subscribeNutritionEvents(context.bus, context.store)),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
-          startReconciliation(context.store, config.RECONCILE_INTERVAL_MS, context.app.log),
+          startReconciliation(context.store, { intervalMs: config.RECONCILE_INTERVAL_MS, windowDays: config.RECONCILE_WINDOW_DAYS }, context.app.log),
         ];
       },
     },

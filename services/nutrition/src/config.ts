@@ -7,6 +7,11 @@ const nutritionEnv = baseEnv(3102).extend({
    * default, so an acknowledged event can be lost on power loss (docs/security.md#21-jetstream-fsync-and-reconciliation); this pass bounds the damage.
    */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /**
+   * How many days back a reconciliation pass compares totals with their items. A lost event is repaired on
+   * any date (its day stays marked pending); this bounds the search for any other drift.
+   */
+  RECONCILE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3660).default(14),
   /** How long a food description may wait for the coach: above its model timeout plus one retry. */
   COACH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
 });

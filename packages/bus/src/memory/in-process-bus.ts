@@ -73,9 +73,20 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
     },
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
-      // setImmediate: the handler never runs on the caller's stack, as it would not across a network.
-      const remove = responders.add(def.subject, (msg) => new Promise((resolve) => setImmediate(resolve)).then(() => answer(def, handler, msg, logger)));
-      return { stop: async () => remove() };
+      const answering = new Set<Promise<unknown>>();
+      const remove = responders.add(def.subject, (msg) => {
+        // setImmediate: the handler never runs on the caller's stack, as it would not across a network.
+        const work = new Promise((resolve) => setImmediate(resolve)).then(() => answer(def, handler, msg, logger));
+        answering.add(work);
+        void work.catch(() => undefined).finally(() => answering.delete(work));
+        return work;
+      });
+      return {
+        stop: async () => {
+          remove();
+          await Promise.allSettled([...answering]);
+        },
+      };
     },
 
     async publish(subject: string, envelope: EventEnvelope, opts: { headers?: Record<string, string> } = {}) {

@@ -78,7 +78,8 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
     },
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
-      // The callback must stay synchronous; the async work is tracked so close() can wait for it.
+      // The callback must stay synchronous; the async work is tracked so stop() and close() can wait for it.
+      const answering = new Set<Promise<void>>();
       const sub = nc.subscribe(def.subject, {
         queue: def.service,
         callback: (err, msg) => {
@@ -87,8 +88,12 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
           const work = answer(def, handler, incoming, logger)
             .then((reply) => void msg.respond(sc.encode(reply.data), { headers: toNatsHeaders(reply.headers) }))
             .catch((e: unknown) => logger.error({ err: e, subject: def.subject }, "could not send reply"))
-            .finally(() => inFlight.delete(work));
+            .finally(() => {
+              inFlight.delete(work);
+              answering.delete(work);
+            });
           inFlight.add(work);
+          answering.add(work);
         },
       });
       servers.push(sub);
@@ -96,6 +101,7 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
         stop: async () => {
           servers.splice(servers.indexOf(sub), 1);
           await sub.drain();
+          await Promise.all([...answering]);
         },
       };
     },

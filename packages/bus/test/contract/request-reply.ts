@@ -44,6 +44,26 @@ export const requestReplyContract = (ctx: ContractContext): void => {
     expect([...answers]).toEqual(["second"]);
   });
 
+  it("finishes the answers in progress before its responder's stop resolves (a service closing on a shared bus)", async () => {
+    const bus = await ctx.harness.open([]);
+    const def = endpoint(ctx, "slow");
+    let started!: () => void;
+    const inHandler = new Promise<void>((resolve) => (started = resolve));
+    let answered = false;
+    const responder = bus.serve(def, async (req) => {
+      started();
+      await sleep(200);
+      answered = true;
+      return { text: "done", length: req.text.length };
+    });
+    await bus.ping();
+    const reply = bus.request(def, { text: "x" }, { timeoutMs: 5_000 });
+    await inHandler;
+    await responder.stop();
+    expect(answered).toBe(true);
+    expect(await reply).toEqual({ text: "done", length: 1 });
+  });
+
   it("sends payloads as JSON, so a Date arrives as an ISO string", async () => {
     const bus = await ctx.harness.open([]);
     const def = defineEndpoint({

@@ -1,6 +1,6 @@
 import { AppError, type EventEnvelope } from "@fit/contracts";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "../../src/index.ts";
+import { DUPLICATE_WINDOW_MS, startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "../../src/index.ts";
 import { captureLogger, FakeOutbox, sleep, waitFor } from "../support.ts";
 
 const envelope = (n: number): EventEnvelope => ({
@@ -81,5 +81,47 @@ describe("outbox relay", () => {
     const claims = outbox.claims;
     await sleep(50);
     expect(outbox.claims).toBe(claims);
+  });
+
+  it("marks the rows published before a failed one as sent, so only the failed row and those after it go again", async () => {
+    const outbox = new FakeOutbox();
+    const rows = [0, 1, 2].map((n) => outbox.add("test.relayed", envelope(n)));
+    const published: string[] = [];
+    let failNext = true;
+    start(outbox, async (_s, e) => {
+      if ((e.data as { n: number }).n === 1 && failNext) {
+        failNext = false;
+        throw new AppError("unavailable", "nats restarting");
+      }
+      published.push(e.id);
+    }, { intervalMs: 10, maxBackoffMs: 20 });
+    await waitFor(() => published.length === 3);
+    expect(published).toEqual(rows.map((r) => (r.payload as EventEnvelope).id));
+    expect(await outbox.pending()).toBe(0);
+  });
+
+  it("gives back the rows of a claim it could not start within half the lease, and sends them in a later pass", async () => {
+    const outbox = new FakeOutbox(100);
+    for (let n = 0; n < 6; n++) outbox.add("test.relayed", envelope(n));
+    const published: number[] = [];
+    const claimSizes: number[] = [];
+    const claim = outbox.claim.bind(outbox);
+    outbox.claim = async (limit) => {
+      const rows = await claim(limit);
+      if (rows.length) claimSizes.push(rows.length);
+      return rows;
+    };
+    start(outbox, async (_s, e) => {
+      await sleep(30);
+      published.push((e.data as { n: number }).n);
+    }, { intervalMs: 10 });
+    await waitFor(() => published.length === 6, 2_000);
+    expect(published).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(claimSizes[0]).toBe(6);
+    expect(claimSizes.length).toBeGreaterThan(1); // the first claim was cut short
+  });
+
+  it("refuses a back-off that, with the lease, would reach past the stream's duplicate window", () => {
+    expect(() => start(new FakeOutbox(), async () => {}, { maxBackoffMs: DUPLICATE_WINDOW_MS })).toThrow(RangeError);
   });
 });

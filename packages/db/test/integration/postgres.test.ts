@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createOutboxSource, migrate, openDatabase, ping, type Database } from "../../src/index.ts";
+import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -74,6 +74,14 @@ describe("outbox on PostgreSQL", () => {
     await client?.$disconnect();
   });
 
+  /** Claims, runs `send`, settles every row as sent: what the relay does when the bus answers. */
+  const relayOnce = async (outbox: ReturnType<typeof createOutboxSource>, limit: number, send: (rows: OutboxRow[]) => Promise<void>) => {
+    const rows = await outbox.claim(limit);
+    if (rows.length) await send(rows);
+    await outbox.settle({ sent: rows.map((r) => r.id), failed: [], untried: [] });
+    return rows.length;
+  };
+
   it("claims a row only once across two concurrent claimers", async () => {
     await client.outboxEvent.deleteMany();
     const t = Date.now();
@@ -83,7 +91,7 @@ describe("outbox on PostgreSQL", () => {
     let overlapping = 0;
     let inSend = 0;
     const claimer = async (outbox: ReturnType<typeof createOutboxSource>) => {
-      while ((await outbox.claimBatch(4, async (rows) => {
+      while ((await relayOnce(outbox, 4, async (rows) => {
         inSend++;
         overlapping = Math.max(overlapping, inSend);
         await sleep(30);
@@ -98,20 +106,38 @@ describe("outbox on PostgreSQL", () => {
     expect(await createOutboxSource(db).pending()).toBe(0);
   });
 
-  it("marks nothing sent when send throws", async () => {
+  // What lets the relay publish outside any transaction: once claim() resolves, no lock and no open
+  // transaction hold the rows, yet another relay's claim skips them.
+  it("commits the claim before the rows are published: no row lock is held while they are sent", async () => {
+    await client.outboxEvent.deleteMany();
+    const row = outboxEvent("claimed");
+    await client.outboxEvent.create({ data: row });
+    const outbox = createOutboxSource(db);
+    await relayOnce(outbox, 10, async () => {
+      const seen = await admin.query(`SELECT claimed_at FROM "${schema}".outbox_event WHERE id = $1 FOR UPDATE NOWAIT`, [row.id]);
+      expect(seen.rows[0]?.claimed_at).toBeInstanceOf(Date);
+      const idle = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state LIKE 'idle in transaction%'", [`${schema}:outbox`]);
+      expect(idle.rows[0]?.n).toBe(0);
+      expect(await createOutboxSource(await open()).claim(10)).toEqual([]);
+    });
+    expect(await outbox.pending()).toBe(0);
+  });
+
+  it("marks nothing sent for a failed row, counts its attempt and lets the next claim take it", async () => {
     await client.outboxEvent.deleteMany();
     await client.outboxEvent.create({ data: outboxEvent("x") });
     const outbox = createOutboxSource(db);
-    await expect(outbox.claimBatch(10, () => Promise.reject(new Error("nats down")))).rejects.toThrow("nats down");
+    const [row] = await outbox.claim(10);
+    await outbox.settle({ sent: [], failed: [row!.id], untried: [] });
     expect(await outbox.pending()).toBe(1);
     expect((await client.outboxEvent.findFirstOrThrow()).attempts).toBe(1);
+    expect(await outbox.claim(10)).toHaveLength(1);
   });
 
-  // Unlike PGlite, PostgreSQL gives the open claim its own pooled connection.
-  it("lets other queries of the same client run while a claim's send is in progress", async () => {
+  it("lets other queries of the same client run while a claim's rows are being sent", async () => {
     await client.outboxEvent.create({ data: outboxEvent("slow") });
     const order: string[] = [];
-    await createOutboxSource(db).claimBatch(10, async () => {
+    await relayOnce(createOutboxSource(db), 10, async () => {
       await client.note.create({ data: { text: "during send" } });
       await ping(client);
       order.push("queried during send");
@@ -134,7 +160,7 @@ describe("outbox on PostgreSQL", () => {
     }, { timeout: 30_000 });
     await held;
     const started = Date.now();
-    const claimed = await createOutboxSource(busy).claimBatch(10, async () => {});
+    const claimed = (await createOutboxSource(busy).claim(10)).length;
     release();
     await hold;
     await busyClient.$disconnect();

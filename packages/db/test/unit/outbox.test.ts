@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
-import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
+import { clientFor, fixture, outboxEvent } from "../helpers.ts";
 
 describe("outbox on PGlite", () => {
   let db: Database;
@@ -19,44 +19,68 @@ describe("outbox on PGlite", () => {
     await client.outboxEvent.deleteMany();
   });
 
-  it("hands unsent rows to send oldest first and marks them sent", async () => {
+  const ids = (rows: OutboxRow[]) => rows.map((row) => row.id);
+
+  it("claims unsent rows oldest first, and marks sent only the rows settled as sent", async () => {
     const t = Date.now();
     await client.outboxEvent.createMany({
       data: [outboxEvent("b", new Date(t - 1000)), outboxEvent("c", new Date(t)), outboxEvent("a", new Date(t - 2000))],
     });
-    const seen: OutboxRow[] = [];
-    const claimed = await createOutboxSource(db).claimBatch(10, async (rows) => void seen.push(...rows));
-    expect(claimed).toBe(3);
-    expect(seen.map((r) => r.subject)).toEqual(["a", "b", "c"]);
-    expect(seen[0]?.payload).toMatchObject({ subject: "a" });
-    const sent = await client.outboxEvent.findMany({ where: { sentAt: { not: null } } });
-    expect(sent).toHaveLength(3);
+    const outbox = createOutboxSource(db);
+    const rows = await outbox.claim(10);
+    expect(rows.map((r) => r.subject)).toEqual(["a", "b", "c"]);
+    expect(rows[0]?.payload).toMatchObject({ subject: "a" });
+    await outbox.settle({ sent: ids(rows.slice(0, 2)), failed: [], untried: ids(rows.slice(2)) });
+    const sent = await client.outboxEvent.findMany({ where: { sentAt: { not: null } }, orderBy: { subject: "asc" } });
+    expect(sent.map((r) => r.subject)).toEqual(["a", "b"]);
     for (const row of sent) expect(Math.abs(row.sentAt!.getTime() - Date.now())).toBeLessThan(60_000);
+    expect((await outbox.claim(10)).map((r) => r.subject)).toEqual(["c"]);
   });
 
   it("claims at most limit rows and leaves the rest pending", async () => {
     await client.outboxEvent.createMany({ data: [1, 2, 3, 4, 5].map((i) => outboxEvent(`s${i}`)) });
     const outbox = createOutboxSource(db);
-    expect(await outbox.claimBatch(2, async () => {})).toBe(2);
+    const rows = await outbox.claim(2);
+    expect(rows).toHaveLength(2);
+    await outbox.settle({ sent: ids(rows), failed: [], untried: [] });
     expect(await outbox.pending()).toBe(3);
   });
 
-  it("marks nothing sent when send throws, counts the attempt and rethrows", async () => {
+  it("commits the claim before the rows are published: a second claim gets none of them until the claim is settled", async () => {
     await client.outboxEvent.createMany({ data: [outboxEvent("x"), outboxEvent("y")] });
     const outbox = createOutboxSource(db);
-    const boom = new Error("bus down");
-    await expect(outbox.claimBatch(10, async () => Promise.reject(boom))).rejects.toBe(boom);
-    expect(await outbox.pending()).toBe(2);
-    const rows = await client.outboxEvent.findMany();
-    expect(rows.map((r) => r.attempts)).toEqual([1, 1]);
-    expect(await outbox.claimBatch(10, async () => {})).toBe(2);
-    expect(await outbox.pending()).toBe(0);
+    const rows = await outbox.claim(10);
+    expect(rows).toHaveLength(2);
+    const claimed = await client.outboxEvent.findMany({ where: { claimedAt: { not: null } } });
+    expect(claimed).toHaveLength(2);
+    expect(await outbox.claim(10)).toEqual([]);
+    await outbox.settle({ sent: [], failed: [], untried: ids(rows) });
+    expect(await outbox.claim(10)).toHaveLength(2);
   });
 
-  it("does not call send when nothing is pending", async () => {
-    let calls = 0;
-    expect(await createOutboxSource(db).claimBatch(10, async () => void calls++)).toBe(0);
-    expect(calls).toBe(0);
+  it("counts an attempt only for the failed row, and gives every unsent row back", async () => {
+    await client.outboxEvent.createMany({ data: [outboxEvent("x", new Date(Date.now() - 1)), outboxEvent("y")] });
+    const outbox = createOutboxSource(db);
+    const [x, y] = await outbox.claim(10);
+    await outbox.settle({ sent: [], failed: [x!.id], untried: [y!.id] });
+    const rows = await client.outboxEvent.findMany({ orderBy: { subject: "asc" } });
+    expect(rows.map((r) => [r.subject, r.attempts, r.claimedAt, r.sentAt])).toEqual([["x", 1, null, null], ["y", 0, null, null]]);
+    expect(await outbox.pending()).toBe(2);
+  });
+
+  it("lets another relay claim the rows of a claim older than the lease (its relay died)", async () => {
+    const row = outboxEvent("orphaned");
+    await client.outboxEvent.create({ data: row });
+    const outbox = createOutboxSource(db);
+    expect(await outbox.claim(10)).toHaveLength(1);
+    await client.outboxEvent.update({ where: { id: row.id }, data: { claimedAt: new Date(Date.now() - outbox.leaseMs + 5_000) } });
+    expect(await outbox.claim(10)).toEqual([]);
+    await client.outboxEvent.update({ where: { id: row.id }, data: { claimedAt: new Date(Date.now() - outbox.leaseMs - 1_000) } });
+    expect(ids(await outbox.claim(10))).toEqual([row.id]);
+  });
+
+  it("claims nothing when nothing is pending", async () => {
+    expect(await createOutboxSource(db).claim(10)).toEqual([]);
   });
 
   it("prunes only sent rows older than the cutoff", async () => {
@@ -67,28 +91,6 @@ describe("outbox on PGlite", () => {
     expect(await createOutboxSource(db).prune(60_000)).toBe(1);
     const left = await client.outboxEvent.findMany({ orderBy: { subject: "asc" } });
     expect(left.map((r) => r.subject)).toEqual(["recent", "unsent"]);
-  });
-
-  // PGlite is one connection: while a claim's transaction is open (send running), other queries of the same
-  // client queue behind it and run once it commits. Observed: no deadlock, but no overlap either. A send
-  // that itself queried through the client (not the transaction) would wait for its own transaction.
-  it("queues other queries of the same client behind an open claim instead of deadlocking", async () => {
-    await client.outboxEvent.create({ data: outboxEvent("slow") });
-    const outbox = createOutboxSource(db);
-    const order: string[] = [];
-    let sendStarted!: () => void;
-    const started = new Promise<void>((resolve) => (sendStarted = resolve));
-    const claim = outbox.claimBatch(10, async () => {
-      sendStarted();
-      await sleep(300);
-      order.push("send done");
-    });
-    await started;
-    const other = client.note.create({ data: { text: "while claiming" } }).then(() => order.push("note written"));
-    const count = outbox.pending().then((n) => order.push(`pending ${n}`));
-    await Promise.all([claim, other, count]);
-    expect(order[0]).toBe("send done");
-    expect(order.slice(1).sort()).toEqual(["note written", "pending 0"]);
   });
 
   it("ping answers on an open database and fails on a closed one", async () => {

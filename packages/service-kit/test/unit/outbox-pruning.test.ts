@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DUPLICATE_WINDOW_MS } from "@fit/bus";
 import { startOutboxPruning } from "../../src/outbox-pruning.ts";
 
 const recorder = () => {
@@ -33,5 +34,12 @@ describe("outbox pruning", () => {
     expect(attempts).toBe(2);
     expect(lines.map((line) => line.level)).toEqual(["warn"]);
     await pruning.stop();
+  });
+
+  it("keeps sent rows for at least the stream's duplicate window whatever retention is configured", async () => {
+    const calls: number[] = [];
+    const pruning = startOutboxPruning({ prune: async (olderThanMs: number) => (calls.push(olderThanMs), 0) }, 0, recorder().logger);
+    await pruning.stop();
+    expect(calls).toEqual([DUPLICATE_WINDOW_MS]);
   });
 });

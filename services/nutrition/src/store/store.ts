@@ -1,5 +1,5 @@
 import { nutritionEvents, outboxRow } from "@fit/contracts";
-import { changeWithEvent, createOutboxSource, ping, type Database } from "@fit/db";
+import { changeWithEvent, createOutboxSource, ping, runExclusively, type Database } from "@fit/db";
 import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
 import { accountData } from "./account-data.ts";
@@ -67,6 +67,8 @@ export const createStore = (db: Database) => {
     outbox: createOutboxSource(db),
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
+    /** Runs `fn` unless a pass of the same name runs on any replica; null then (see runExclusively). */
+    exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
     accountData: accountData(prisma),
 
     /** Logs items atomically (a described meal is all logged or not at all), an event for each. */
@@ -186,13 +188,13 @@ export const createStore = (db: Database) => {
       });
     },
 
-    /** Days whose stored total differs from the sum of their items: what a reconciliation pass repairs. */
-    async mismatchedDays() {
+    /** Days from `since` (YYYY-MM-DD) on whose stored total differs from the sum of their items. */
+    async mismatchedDays(since: string) {
       const rows = await prisma.$queryRaw<{ account_id: string; date: string }[]>`
         SELECT COALESCE(i.account_id, t.account_id)::text AS account_id, COALESCE(i.date, t.date) AS date
         FROM (SELECT account_id, date, SUM(kcal) AS kcal, SUM(protein_g) AS protein_g, COUNT(*) AS n
-              FROM food_item GROUP BY account_id, date) i
-        FULL JOIN daily_total t ON t.account_id = i.account_id AND t.date = i.date
+              FROM food_item WHERE date >= ${since} GROUP BY account_id, date) i
+        FULL JOIN (SELECT * FROM daily_total WHERE date >= ${since}) t ON t.account_id = i.account_id AND t.date = i.date
         WHERE t.item_count IS DISTINCT FROM i.n
            OR abs(t.kcal - i.kcal) > 1e-6 OR abs(t.protein_g - i.protein_g) > 1e-6`;
       return rows.map((r) => ({ accountId: r.account_id, date: r.date }));

@@ -119,7 +119,7 @@ describe("the daily-total projection", () => {
                   model.totals().map((t) => ({ ...t, userEmail: `${accountId}@example.com`, hitProtein: false, adherence: null })),
                 );
               }
-              const mismatched = (await store().mismatchedDays()).filter((d) => accounts.includes(d.accountId));
+              const mismatched = (await store().mismatchedDays("0000-01-01")).filter((d) => accounts.includes(d.accountId));
               expect(mismatched).toEqual([]);
             };
 

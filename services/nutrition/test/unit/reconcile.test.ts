@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type Database } from "@fit/db";
 import { reconcileTotals, STALE_PENDING_MS } from "../../src/handlers/reconcile.ts";
+import { PrismaClient } from "../../src/store/generated/client.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
 const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
@@ -25,7 +26,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const item = (accountId: string, kcal: number) => ({ id: randomUUID(), accountId, date: "2026-11-22", name: "x", kcal, proteinG: 1 });
+const DAY_MS = 86_400_000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
+const today = daysAgo(0);
+const windowDays = 14;
+const item = (accountId: string, kcal: number, date = today) => ({ id: randomUUID(), accountId, date, name: "x", kcal, proteinG: 1 });
+/** Options for a pass run after every day pending now has gone stale. */
+const later = () => ({ windowDays, now: Date.now() + STALE_PENDING_MS + 1000 });
+
+/** Stored totals that no longer equal their items, with no day pending: drift only a comparison finds. */
+const drift = (accountId: string) =>
+  new PrismaClient({ adapter: db.adapter }).$executeRaw`UPDATE daily_total SET kcal = kcal + 1 WHERE account_id = ${accountId}::uuid`;
 
 describe("reconciliation", () => {
   it("stores the sum of items for a day whose event never arrived, and clears it once stale", async () => {
@@ -34,20 +45,50 @@ describe("reconciliation", () => {
     await store.addItems([item(accountId, 200)]);
     expect((await store.recentTotals(accountId, 60)).stored).toEqual([]);
 
-    expect(await reconcileTotals(store)).toBeGreaterThanOrEqual(1);
-    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: "2026-11-22", kcal: 500, proteinG: 2 }]);
-    expect(await store.mismatchedDays()).toEqual([]);
+    expect(await reconcileTotals(store, { windowDays })).toBeGreaterThanOrEqual(1);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+    expect((await store.mismatchedDays(daysAgo(windowDays))).filter((d) => d.accountId === accountId)).toEqual([]);
     // Still pending: its event may yet come.
     expect((await store.recentTotals(accountId, 60)).fresh.size).toBe(1);
 
-    await reconcileTotals(store, Date.now() + STALE_PENDING_MS + 1000);
+    await reconcileTotals(store, later());
     expect((await store.recentTotals(accountId, 60)).fresh.size).toBe(0);
   });
 
   it("repairs nothing when every total equals its items", async () => {
     const accountId = randomUUID();
     await store.addItems([item(accountId, 100)]);
-    await reconcileTotals(store, Date.now() + STALE_PENDING_MS + 1000);
-    expect(await reconcileTotals(store, Date.now() + STALE_PENDING_MS + 1000)).toBe(0);
+    await reconcileTotals(store, later());
+    expect(await reconcileTotals(store, later())).toBe(0);
+  });
+
+  it("compares totals with their items only for days inside the window", async () => {
+    const accountId = randomUUID();
+    const [recent, old] = [daysAgo(3), daysAgo(windowDays + 5)];
+    await store.addItems([item(accountId, 100, recent)]);
+    await store.addItems([item(accountId, 100, old)]);
+    // A day whose event was lost is applied whatever its date.
+    expect(await reconcileTotals(store, later())).toBeGreaterThanOrEqual(2);
+    expect((await store.recentTotals(accountId, 60)).stored.map((t) => t.date)).toEqual([recent, old]);
+    await drift(accountId);
+    const mine = async () => (await store.mismatchedDays("0000-01-01")).filter((d) => d.accountId === accountId).map((d) => d.date);
+    expect(await mine()).toEqual(expect.arrayContaining([recent, old]));
+    await reconcileTotals(store, later());
+    expect(await mine()).toEqual([old]);
+  });
+
+  it("runs one pass at a time: a second reconciler started during a pass does nothing", async () => {
+    const accountId = randomUUID();
+    await store.addItems([item(accountId, 120)]);
+    let entered!: () => void;
+    let release!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: Store = { ...store, stalePendingDays: async (olderThan) => (entered(), await gate, store.stalePendingDays(olderThan)) };
+    const first = reconcileTotals(slow, later());
+    await inside;
+    expect(await reconcileTotals(store, later())).toBeNull();
+    release();
+    expect(await first).toBeGreaterThanOrEqual(1);
   });
 });
