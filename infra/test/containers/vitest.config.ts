@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "containers",
+    reporters: ["default", "./packages/testing/src/summary-reporter.ts"],
     root: new URL("../../../", import.meta.url).pathname,
     include: ["infra/test/containers/**/*.test.ts"],
     testTimeout: 240_000,
