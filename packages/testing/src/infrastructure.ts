@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import net from "node:net";
-import { getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
+import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from "testcontainers";
 import { loadTestConfig, type TestConfig } from "./config.ts";
 
 /**
@@ -37,21 +38,50 @@ const containerRuntimeAnswers = async () => {
   }
 };
 
-const startContainers = async () => {
-  const [{ PostgreSqlContainer }, { NatsContainer }] = await Promise.all([
-    import("@testcontainers/postgresql"),
-    import("@testcontainers/nats"),
-  ]);
-  const pg = await new PostgreSqlContainer("postgres:16-alpine").start();
-  const nats = await new NatsContainer("nats:2.10-alpine").withJetStream().start();
-  const started: StartedTestContainer[] = [pg, nats];
-  return {
-    databaseUrl: pg.getConnectionUri(),
-    natsUrl: `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`,
-    stop: async () => {
-      await Promise.all(started.map((c) => c.stop()));
-    },
+/**
+ * The image names infra/images/images.env lists: the compose file's, and those build-base-images.sh gives its
+ * stand-ins where no registry is reachable.
+ */
+const images = () => {
+  const lines = readFileSync(new URL("../../../infra/images/images.env", import.meta.url), "utf8").split("\n");
+  const named = new Map(lines.map((line) => line.split("=", 2) as [string, string | undefined]));
+  const image = (name: string) => {
+    const value = named.get(name);
+    if (!value) throw new Error(`infra/images/images.env names no ${name}`);
+    return value;
   };
+  return { postgres: image("POSTGRES_IMAGE"), nats: image("NATS_IMAGE") };
+};
+
+const startContainers = async () => {
+  // Ryuk, testcontainers' reaper, is an image of its own that cannot be had without a registry; the containers
+  // are stopped in teardown instead (global-setup.ts returns stop()).
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
+  const { postgres, nats } = images();
+  const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
+  const started: StartedTestContainer[] = [];
+  const stop = () => Promise.all(started.map((c) => c.stop())).then(() => undefined);
+  try {
+    const [pg, bus] = await Promise.all([
+      // Docker's default 64 MB of /dev/shm is too little for the suite's parallel databases (PostgreSQL's
+      // dynamic shared memory lives there).
+      new PostgreSqlContainer(postgres)
+        .withSharedMemorySize(512 * 1024 * 1024)
+        .start()
+        .then((c) => (started.push(c), c)),
+      // Plain: the NATS module's container requires a user and password, which the services' NATS_URL carries not.
+      new GenericContainer(nats)
+        .withCommand(["-js"])
+        .withExposedPorts(4222)
+        .withWaitStrategy(Wait.forLogMessage(/Server is ready/))
+        .start()
+        .then((c) => (started.push(c), c)),
+    ]);
+    return { databaseUrl: pg.getConnectionUri(), natsUrl: `nats://${bus.getHost()}:${bus.getMappedPort(4222)}`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 };
 
 export const findInfrastructure = async (config: TestConfig = loadTestConfig()): Promise<Infrastructure> => {

@@ -1,0 +1,78 @@
+// The container engine and the compose cluster as the container tier drives them: the same commands a person
+// types (docker, docker-compose), run from the repository's root.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+const run = async (file: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const { stdout } = await exec(file, args, { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 });
+  return stdout;
+};
+
+export const engineAnswers = () => run("docker", ["info", "--format", "{{.ServerVersion}}"]).then(() => true, () => false);
+
+/** Builds the stand-in base images that are missing (the script skips those that exist). */
+export const buildBaseImages = () => run("bash", ["infra/images/build-base-images.sh"]);
+
+export const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`waited ${timeoutMs / 1000} s for ${what}${last ? `; last error: ${last}` : ""}`);
+};
+
+/** One compose project with its own name, secrets and gateway port, so it never meets a person's own cluster. */
+export const composeProject = (name: string, gatewayPort: number) => {
+  const secret = () => randomBytes(24).toString("hex");
+  const env = {
+    COMPOSE_PROJECT_NAME: name,
+    POSTGRES_PASSWORD: secret(),
+    INTERNAL_ASSERTION_SECRET: secret(),
+    BETTER_AUTH_SECRET: secret(),
+    GATEWAY_ADDRESS: `127.0.0.1:${gatewayPort}`,
+    PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
+  };
+  const compose = (...args: string[]) => run("docker-compose", ["-f", "docker-compose.yml", ...args], env);
+  const containers = async (service?: string) => (await compose("ps", "-q", ...(service ? [service] : []))).split("\n").filter(Boolean);
+  const inspect = async (format: string, ids: string[]) => (await run("docker", ["inspect", "-f", format, ...ids])).trim().split("\n");
+
+  return {
+    compose,
+    containers,
+    /** Every container of the project reports its health check as passing. */
+    allHealthy: async () => {
+      const ids = await containers();
+      const states = await inspect("{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}", ids);
+      return states.every((state) => state === "healthy" || state === "running");
+    },
+    healthy: async (service: string) => (await inspect("{{.State.Health.Status}}", await containers(service))).every((s) => s === "healthy"),
+    addresses: async (service: string) => inspect("{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", await containers(service)),
+    /** A file inside a service's first container, through `docker cp` (the collector's image has no shell). */
+    readFile: async (service: string, file: string) => {
+      const [id] = await containers(service);
+      const dir = await mkdtemp(path.join(tmpdir(), "fit-containers-"));
+      try {
+        await run("docker", ["cp", `${id}:${file}`, dir]);
+        return await readFile(path.join(dir, path.basename(file)), "utf8");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    /** NATS's monitoring endpoint, read from inside its container (nothing but the gateway is published). */
+    natsMonitor: async (endpoint: string): Promise<unknown> => JSON.parse(await compose("exec", "-T", "nats", "wget", "-q", "-O", "-", `http://127.0.0.1:8222${endpoint}`)),
+  };
+};
