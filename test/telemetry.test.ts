@@ -175,4 +175,15 @@ describe("metrics on METRICS_PORT", () => {
     expect(sample(text, "gen_ai_client_operation_duration_count", { "gen_ai_request_model": MODEL, "error_type": "upstream_failed" })).toBeDefined();
     expect(sample(text, "gen_ai_client_token_usage_sum", { "gen_ai_token_type": "output" })).toMatch(/ (\d+)$/);
   });
+
+  it("counts the coach's calls in flight, what its autoscaler scales on", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const inFlight = async () => Number(sample(await scrape(), "fit_coach_calls_in_flight", {})?.split(" ").pop());
+    expect(await inFlight()).toBe(0);
+    fake.enqueue({ delayMs: 1_500, then: { status: 500, body: { error: { message: "slow", type: "server_error", code: null } } } });
+    const answer = api.post("/api/agent", { messages: [{ role: "user", content: "Slowly?" }], date: DAY });
+    await expect.poll(inFlight, { timeout: 1_400, interval: 100 }).toBe(1);
+    await answer;
+    expect(await inFlight()).toBe(0);
+  });
 });

@@ -129,6 +129,14 @@ describe("Kubernetes manifests", () => {
       expect(await validateAll(docs)).toEqual([]);
     });
 
+    it("production scales the coach on a series the coach exports, as Prometheus names it", () => {
+      const hpa = render("production").find((d) => d.kind === "HorizontalPodAutoscaler") as Doc & { spec: { metrics: { pods?: { metric: { name: string } } }[] } };
+      const names = hpa.spec.metrics.flatMap((m) => (m.pods ? [m.pods.metric.name] : []));
+      const source = readFileSync(`${ROOT}services/coach/src/handlers/capacity.ts`, "utf8");
+      const gauge = /createObservableGauge\("([^"]+)"/.exec(source)?.[1];
+      expect(names).toEqual([gauge?.replaceAll(".", "_")]);
+    });
+
     it("the local overlay's Secret holds every key a container requires", () => {
       const docs = render("local");
       const secret = docs.find((d) => d.kind === "Secret" && d.metadata.name === "fit-secrets") as Doc & { data: Record<string, string> };

@@ -1,5 +1,16 @@
 import { AppError, utcDay } from "@fit/contracts";
+import { lazyInstruments } from "@fit/telemetry";
 import type { Store } from "../store/store.ts";
+
+const gates = new Set<{ load(): number }>();
+
+// Calls running or waiting in this replica: what a HorizontalPodAutoscaler scales the coach on, since a coach
+// waiting on the model uses little CPU (infra/README.md).
+const instruments = lazyInstruments("@fit/coach", (meter) =>
+  meter
+    .createObservableGauge("fit.coach.calls.in_flight", { description: "Coach calls running or waiting for a slot in this replica", unit: "{call}" })
+    .addCallback((result) => result.observe([...gates].reduce((sum, gate) => sum + gate.load(), 0))),
+);
 
 /**
  * At most `concurrency` calls run at once in this replica and `queue` more wait; past both the caller gets 429
@@ -8,6 +19,8 @@ import type { Store } from "../store/store.ts";
 export const createGate = ({ concurrency, queue }: { concurrency: number; queue: number }) => {
   let running = 0;
   const waiting: (() => void)[] = [];
+  gates.add({ load: () => running + waiting.length });
+  instruments();
   const release = () => {
     const next = waiting.shift();
     if (next) next();
