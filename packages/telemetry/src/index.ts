@@ -57,6 +57,14 @@ export const startTelemetry = (service: string, config: TelemetryConfig = loadTe
   return started;
 };
 
+/**
+ * Flushes the spans and metrics still buffered and stops exporting; the service kit calls it last on shutdown,
+ * so the spans of the requests drained during it are not lost. Nothing to do when telemetry never started.
+ */
+export const stopTelemetry = async (): Promise<void> => {
+  await (await started)?.shutdown();
+};
+
 const instrumentations = async () => {
   const [{ HttpInstrumentation }, { UndiciInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
     import("@opentelemetry/instrumentation-http"),
