@@ -39,7 +39,8 @@ const busError = (err: unknown, what: string, timeoutMs: number): AppError => {
 export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const { logger } = config;
   // Reconnect forever: a NATS restart must not need a service restart; requests fail fast meanwhile.
-  const nc = await connect({ servers: config.url, name: config.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  // No async traces: each request would capture a stack for an error it almost never raises, a cost on every question.
+  const nc = await connect({ servers: config.url, name: config.name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   const kvClient = nc.jetstream({ timeout: KEY_VALUE_TIMEOUT_MS });

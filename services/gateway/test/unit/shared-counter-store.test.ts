@@ -34,6 +34,47 @@ describe("shared rate-limit counters", () => {
     expect(writes).toBeLessThanOrEqual(2);
   });
 
+  /** 2 000 requests from two replicas in waves of 4 concurrent each: one write per wave and replica without leases. */
+  const busyKey = async (max: number) => {
+    const shared = createMemoryKeyValue({ maxAgeMs: 60_000 });
+    let writes = 0;
+    const counting = { ...shared, compareAndSet: (...args: Parameters<typeof shared.compareAndSet>) => (writes++, shared.compareAndSet(...args)) };
+    const [one, two] = [replica(counting), replica(counting)];
+    const numbers: number[] = [];
+    for (let wave = 0; wave < 250; wave++) {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? one : two)("account:busy", 60_000, max)));
+      numbers.push(...results.map((r) => r.current));
+    }
+    return { numbers, writes };
+  };
+
+  it("serve a busy key from leases: far fewer writes than requests", async () => {
+    const { numbers, writes } = await busyKey(1_000_000);
+    expect(new Set(numbers).size).toBe(2_000);
+    expect(writes).toBeLessThan(100);
+  });
+
+  it("hand out every number once and none past the limit, leaving a few unused at most", async () => {
+    const { numbers } = await busyKey(1_500);
+    const allowed = numbers.filter((n) => n <= 1_500);
+    expect(new Set(allowed).size).toBe(allowed.length);
+    // A lease is at most a 64th of what is left of the limit.
+    expect(allowed.length).toBeGreaterThan(1_450);
+  });
+
+  it("refuse a key whose window is full without asking the bucket again until the window closes", async () => {
+    const shared = createMemoryKeyValue({ maxAgeMs: 60_000 });
+    let reads = 0;
+    const count = replica({ ...shared, get: (key: string) => (reads++, shared.get(key)) });
+    for (let i = 0; i < 3; i++) await count("address:flood", 200, 2);
+    const readsWhenFull = reads;
+    const refused = await Promise.all(Array.from({ length: 50 }, () => count("address:flood", 200, 2)));
+    expect(refused.every((r) => r.current > 2)).toBe(true);
+    expect(reads).toBe(readsWhenFull);
+    await new Promise((resolve) => setTimeout(resolve, 210));
+    expect((await count("address:flood", 200, 2)).current).toBe(1);
+  });
+
   it("answer the time left in the window, and open a new window once it has closed", async () => {
     const count = replica(createMemoryKeyValue({ maxAgeMs: 60_000 }));
     const first = await count("k", 200, 1);
