@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createSigner } from "fast-jwt";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
 import {
@@ -38,6 +38,30 @@ describe("internal assertion", () => {
   it("refuses an assertion older than its 60-second lifetime", async () => {
     const stale = createSigner({ key: secret, algorithm: "HS256", iss: "fit-gateway", aud: "fit-services", expiresIn: 60_000, clockTimestamp: Date.now() - 61_000 });
     const token = stale({ sub: caller.accountId, email: caller.email, scopes: null });
+    await expect(verifyAssertion(secret, token)).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+});
+
+describe("internal assertion reuse", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("hands out a caller's assertion again for half its life, then a new one", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const first = await signAssertion(secret, caller);
+    vi.advanceTimersByTime(29_000);
+    expect(await signAssertion(secret, caller)).toBe(first);
+    expect(await signAssertion(secret, { ...caller, scopes: ["read"] })).not.toBe(first);
+    vi.advanceTimersByTime(2_000);
+    expect(await signAssertion(secret, caller)).not.toBe(first);
+  });
+
+  it("remembers a verified assertion only until it expires", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 1_000_000 });
+    const token = await signAssertion(secret, caller);
+    expect(await verifyAssertion(secret, token)).toEqual(caller);
+    vi.advanceTimersByTime(59_000);
+    expect(await verifyAssertion(secret, token)).toEqual(caller);
+    vi.advanceTimersByTime(2_000);
     await expect(verifyAssertion(secret, token)).rejects.toMatchObject({ code: "unauthenticated" });
   });
 });
