@@ -80,7 +80,7 @@ describe("traces", () => {
     expect(new Set(answered.map((s) => s.attributes["messaging.consumer.group.name"]))).toEqual(new Set(["body-metrics", "nutrition", "workouts"]));
     for (const span of answered) expect(descendsFrom(span, root, trace), span.name).toBe(true);
     // The services' database queries, each under the bus handler that made it.
-    const queries = trace.filter((s) => s.name.startsWith("prisma:client:operation"));
+    const queries = trace.filter((s) => s.name.startsWith("prisma:client:operation") || s.name === "db.query");
     expect(queries.filter((q) => answered.some((a) => descendsFrom(q, a, trace))).length).toBeGreaterThanOrEqual(answered.length);
     // Nothing any service did for this request went into a trace of its own.
     const elsewhere = finished().filter((s) => s.kind === SpanKind.SERVER && s.attributes["messaging.consumer.group.name"] && !trace.includes(s));

@@ -2,6 +2,7 @@
 // migrations, and relays its transactional outbox.
 export { openDatabase, type Database, type DatabaseConfig } from "./open.ts";
 export { migrate, type ServicePrisma } from "./migrate.ts";
+export { newestFirstPage, type PagePosition, type RangePage } from "./keyset.ts";
 export { pgliteTemplatePath } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient } from "./client.ts";

@@ -5,8 +5,10 @@ import { chmod, cp, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { Sql } from "@prisma/client/runtime/client";
 import pg from "pg";
 import { scriptSafeFactory } from "./migration-adapter.ts";
+import { tracedQuery } from "./traced-query.ts";
 
 export interface DatabaseConfig {
   /** PostgreSQL connection string; unset means PGlite in `dataDir`. */
@@ -30,6 +32,12 @@ export interface Database {
   kind: "postgres" | "pglite";
   /** Pass as `new PrismaClient({ adapter: db.adapter })`. */
   adapter: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * One statement straight on the connections the adapter uses, without the Prisma client's query machinery:
+   * for a store's hot paths (docs/decisions/0036-hot-paths-on-the-driver.md). Rows come as the driver
+   * gives them (timestamps as Date, float8 and int4 as number).
+   */
+  query<R>(statement: Sql): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -112,7 +120,12 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   const close = async () => {
     await Promise.all([pool.end(), outboxPool.end()]);
   };
-  const db: Database = { kind: "postgres", adapter: new PrismaPg(pool, { schema }), close };
+  const db: Database = {
+    kind: "postgres",
+    adapter: new PrismaPg(pool, { schema }),
+    query: <R>(statement: Sql) => tracedQuery(statement, async () => (await pool.query(statement.text, statement.values)).rows as R[]),
+    close,
+  };
   internals.set(db, {
     outbox: {
       query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query(text, params)).rows as R[],
@@ -199,7 +212,12 @@ export async function startPGlite(folder: string) {
     // (docs/decisions/0026-compiled-runtime.md).
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"],
   });
-  const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
+  const db: Database = {
+    kind: "pglite",
+    adapter: new PrismaPGlite(pglite),
+    query: <R>(statement: Sql) => tracedQuery(statement, async () => (await pglite.query<R>(statement.text, statement.values)).rows),
+    close: () => pglite.close(),
+  };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
   const factory = scriptSafeFactory(db.adapter, (script) => pglite.exec(script));
   let queue: Promise<unknown> = Promise.resolve();

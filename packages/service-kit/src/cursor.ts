@@ -1,11 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
-
-/** Keyset position of the last item of a page: lists are ordered by (time desc, id desc), stable under inserts. */
-export interface PagePosition {
-  at: number;
-  id: string;
-}
+import type { PagePosition } from "@fit/db";
 
 export const encodeCursor = ({ at, id }: PagePosition): string =>
   Buffer.from(JSON.stringify([at, id])).toString("base64url");
@@ -33,26 +28,3 @@ export const toPage = <T>(rows: T[], limit: number, positionOf: (row: T) => Page
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
 };
-
-export interface RangePage {
-  from?: number | undefined;
-  to?: number | undefined;
-  limit: number;
-  after?: PagePosition | undefined;
-}
-
-type KeysetClause<F extends string> = { [K in F]?: { gte?: Date; lt?: Date } | Date } & {
-  id?: { lt: string };
-  OR?: KeysetClause<F>[];
-};
-
-/** Prisma `where` clauses for a newest-first keyset page over (`field`, id), `field` a timestamp column. */
-export const keysetWhere = <F extends string>(field: F, { from, to, after }: RangePage): KeysetClause<F>[] => [
-  ...(from !== undefined ? [{ [field]: { gte: new Date(from) } }] : []),
-  ...(to !== undefined ? [{ [field]: { lt: new Date(to) } }] : []),
-  ...(after
-    ? [{ OR: [{ [field]: { lt: new Date(after.at) } }, { [field]: new Date(after.at), id: { lt: after.id } }] }]
-    : []),
-] as KeysetClause<F>[];
-
-export const newestFirst = <F extends string>(field: F) => [{ [field]: "desc" }, { id: "desc" }] as Record<F | "id", "desc">[];

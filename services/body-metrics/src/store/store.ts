@@ -1,6 +1,5 @@
 import { bodyMetricsEvents, MeasurementSite, outboxRow } from "@fit/contracts";
-import { changeWithEvent, createOutboxSource, ping, type Database } from "@fit/db";
-import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
+import { changeWithEvent, createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import type { TargetValues } from "../domain/targets.ts";
 import { trendStart, WEEK_MS, type WeightAggregates } from "../domain/weight-summary.ts";
@@ -39,6 +38,10 @@ interface AggregateRow {
 
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
 
+// Columns under the names the views read, as the Prisma models name them.
+const readingColumns = Prisma.sql`id, ts, weight_kg AS "weightKg", body_fat_pct AS "bodyFatPct", note, source, created_at AS "createdAt"`;
+const measurementColumns = Prisma.sql`id, site, value_cm AS "valueCm", ts, created_at AS "createdAt"`;
+
 /**
  * The reading and its event in one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). `onConflict` lets a
  * scale's repeat write nothing, and then no event either.
@@ -54,7 +57,11 @@ const insertReading = (reading: NewReading & { externalId?: string }, onConflict
     }),
   );
 
-/** The only place that talks to the database. Every query is scoped by account. */
+/**
+ * The only place that talks to the database. Every query is scoped by account. The requests a client makes
+ * most (weigh-ins written and listed, the dashboard's summary) run on the driver (`db.query`), the rest through
+ * the Prisma client: docs/decisions/0036-hot-paths-on-the-driver.md.
+ */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
@@ -65,7 +72,7 @@ export const createStore = (db: Database) => {
     accountData: accountData(prisma),
 
     async addReading(reading: NewReading) {
-      await prisma.$queryRaw(insertReading(reading));
+      await db.query(insertReading(reading));
     },
 
     /**
@@ -73,8 +80,8 @@ export const createStore = (db: Database) => {
      * (account_id, external_id)); its event only with a new row. False for a repeat.
      */
     async ingestReading(reading: NewReading & { externalId: string }): Promise<boolean> {
-      const [{ changed }] = await prisma.$queryRaw<[{ changed: number }]>(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
-      return changed > 0;
+      const [row] = await db.query<{ changed: number }>(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
+      return (row?.changed ?? 0) > 0;
     },
 
     async setReadingNote(accountId: string, id: string, note: string | null): Promise<boolean> {
@@ -88,11 +95,9 @@ export const createStore = (db: Database) => {
     },
 
     async listReadings(accountId: string, range: RangePage) {
-      const rows = await prisma.weightReading.findMany({
-        where: { accountId, AND: keysetWhere("ts", range) },
-        orderBy: newestFirst("ts"),
-        take: range.limit + 1,
-      });
+      const rows = await db.query<Parameters<typeof readingView>[0]>(
+        Prisma.sql`SELECT ${readingColumns} FROM weight_reading WHERE account_id = ${accountId}::uuid ${newestFirstPage("ts", range)}`,
+      );
       return rows.map(readingView);
     },
 
@@ -102,7 +107,7 @@ export const createStore = (db: Database) => {
      */
     async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
       const end = new Date(dayEnd);
-      const rows = await prisma.$queryRaw<AggregateRow[]>`
+      const rows = await db.query<AggregateRow>(Prisma.sql`
         WITH newest AS (
           SELECT ts, weight_kg, body_fat_pct, note FROM weight_reading
           WHERE account_id = ${accountId}::uuid AND ts < ${end}
@@ -120,7 +125,7 @@ export const createStore = (db: Database) => {
                w.sum AS week_sum, w.count AS week_count,
                (extract(epoch FROM d.ts) * 1000)::float8 AS day_ts, d.sum AS day_sum, d.count AS day_count
         FROM newest n CROSS JOIN week w LEFT JOIN days d ON true
-        ORDER BY d.day`;
+        ORDER BY d.day`);
       const [first] = rows;
       if (!first) return null;
       return {
@@ -140,11 +145,10 @@ export const createStore = (db: Database) => {
     },
 
     async listMeasurements(accountId: string, site: string | undefined, range: RangePage) {
-      const rows = await prisma.measurement.findMany({
-        where: { accountId, ...(site ? { site } : {}), AND: keysetWhere("ts", range) },
-        orderBy: newestFirst("ts"),
-        take: range.limit + 1,
-      });
+      const rows = await db.query<Parameters<typeof measurementView>[0]>(
+        Prisma.sql`SELECT ${measurementColumns} FROM measurement
+          WHERE account_id = ${accountId}::uuid ${site ? Prisma.sql`AND site = ${site}` : Prisma.empty} ${newestFirstPage("ts", range)}`,
+      );
       return rows.map(measurementView);
     },
 
@@ -153,19 +157,22 @@ export const createStore = (db: Database) => {
      * same however long the history grows (DISTINCT ON would walk every measurement of the account).
      */
     async latestMeasurements(accountId: string) {
-      const rows = await prisma.$queryRaw<{ site: string; value_cm: number; ts: Date }[]>`
+      const rows = await db.query<{ site: string; value_cm: number; ts: Date }>(Prisma.sql`
         SELECT s.site, m.value_cm, m.ts
         FROM unnest(${MeasurementSite.options}::text[]) AS s(site)
         CROSS JOIN LATERAL (
           SELECT value_cm, ts FROM measurement
           WHERE account_id = ${accountId}::uuid AND site = s.site
           ORDER BY ts DESC, id DESC LIMIT 1
-        ) m`;
+        ) m`);
       return rows.map((r) => ({ site: r.site as MeasurementSite, valueCm: r.value_cm, ts: r.ts.getTime() }));
     },
 
     async getTargets(accountId: string) {
-      const row = await prisma.targets.findUnique({ where: { accountId } });
+      const [row] = await db.query<Parameters<typeof targetsView>[0]>(Prisma.sql`
+        SELECT id, goal_weight_kg AS "goalWeightKg", start_weight_kg AS "startWeightKg", target_date AS "targetDate",
+               start_date AS "startDate", daily_kcal_target AS "dailyKcalTarget", protein_target_g AS "proteinTargetG"
+        FROM targets WHERE account_id = ${accountId}::uuid`);
       return row ? targetsView(row) : null;
     },
 

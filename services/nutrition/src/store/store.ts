@@ -59,7 +59,11 @@ const sumDay = async (client: PrismaClient, accountId: string, date: string) => 
   return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0, itemCount: _count };
 };
 
-/** The only place that talks to the database. Every query is scoped by account. */
+/**
+ * The only place that talks to the database. Every query is scoped by account. Logging one item and the
+ * dashboard's reads run on the driver (`db.query`), the rest through the Prisma client:
+ * docs/decisions/0036-hot-paths-on-the-driver.md.
+ */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
@@ -75,9 +79,9 @@ export const createStore = (db: Database) => {
     async addItems(items: NewFoodItem[]) {
       const now = new Date();
       const rows = items.map((item) => newRow(item, now));
-      const statements = rows.map((row) => prisma.$queryRaw(insertItem(row)));
       // One item is one statement, atomic alone; several need a transaction (a batch: no interactive round trips).
-      await (statements.length === 1 ? statements[0] : prisma.$transaction(statements));
+      if (rows.length === 1) await db.query(insertItem(rows[0]!));
+      else await prisma.$transaction(rows.map((row) => prisma.$queryRaw(insertItem(row))));
       return rows.map(foodItemView);
     },
 
@@ -153,20 +157,20 @@ export const createStore = (db: Database) => {
 
     /** The day's total: summed from its items while the day is pending, else the stored one. One statement. */
     async dayTotal(accountId: string, date: string): Promise<DayTotal | null> {
-      const rows = await prisma.$queryRaw<{ kcal: number; protein_g: number }[]>`
+      const rows = await db.query<{ kcal: number; protein_g: number }>(Prisma.sql`
         WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
         SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
         WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
         UNION ALL
         SELECT kcal, protein_g FROM daily_total
-        WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)`;
+        WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)`);
       const [row] = rows;
       return row ? { date, kcal: row.kcal, proteinG: row.protein_g } : null;
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
-      const [row] = await prisma.$queryRaw<{ daily_kcal_target: number | null; protein_target_g: number | null }[]>`
-        SELECT daily_kcal_target, protein_target_g FROM account_targets WHERE account_id = ${accountId}::uuid`;
+      const [row] = await db.query<{ daily_kcal_target: number | null; protein_target_g: number | null }>(Prisma.sql`
+        SELECT daily_kcal_target, protein_target_g FROM account_targets WHERE account_id = ${accountId}::uuid`);
       return row ? { dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g } : null;
     },
 

@@ -1,9 +1,8 @@
 import { ActivityType, outboxRow, workoutsEvents } from "@fit/contracts";
-import { createOutboxSource, ping, type Database } from "@fit/db";
-import { keysetWhere, newestFirst, type RangePage } from "@fit/service-kit";
+import { createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { workoutView } from "./workout-view.ts";
 import { accountData } from "./account-data.ts";
-import { PrismaClient, type Prisma } from "./generated/client.ts";
+import { Prisma, PrismaClient } from "./generated/client.ts";
 
 /** A workout row as the domain builds it; `exercises` is the API's array. */
 export type NewWorkout = Omit<Prisma.WorkoutUncheckedCreateInput, "createdAt" | "updatedAt" | "startedAt" | "exercises"> & {
@@ -26,7 +25,18 @@ const recordEvent = (tx: Tx, def: (typeof workoutsEvents)[keyof typeof workoutsE
     }),
   });
 
-/** The only place that talks to the database. Every query is scoped by account. */
+// Columns under the names the view reads, as the Prisma model names them.
+const workoutColumns = Prisma.sql`id, account_id AS "accountId", source, external_id AS "externalId", activity_type AS "activityType",
+  summary, description, started_at AS "startedAt", duration_s AS "durationS", moving_duration_s AS "movingDurationS",
+  distance_m AS "distanceM", elevation_gain_m AS "elevationGainM", energy_kcal AS "energyKcal", energy_low AS "energyLow",
+  energy_high AS "energyHigh", energy_source AS "energySource", avg_hr AS "avgHr", max_hr AS "maxHr", avg_power_w AS "avgPowerW",
+  avg_cadence AS "avgCadence", exercises, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/**
+ * The only place that talks to the database. Every query is scoped by account. The list and the dashboard's
+ * week totals run on the driver (`db.query`), the rest through the Prisma client:
+ * docs/decisions/0036-hot-paths-on-the-driver.md.
+ */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
@@ -68,11 +78,10 @@ export const createStore = (db: Database) => {
     },
 
     async listWorkouts(accountId: string, range: RangePage & { activityType?: string | undefined }) {
-      const rows = await prisma.workout.findMany({
-        where: { accountId, ...(range.activityType ? { activityType: range.activityType } : {}), AND: keysetWhere("startedAt", range) },
-        orderBy: newestFirst("startedAt"),
-        take: range.limit + 1,
-      });
+      const activity = range.activityType ? Prisma.sql`AND activity_type = ${range.activityType}` : Prisma.empty;
+      const rows = await db.query<Row>(
+        Prisma.sql`SELECT ${workoutColumns} FROM workout WHERE account_id = ${accountId}::uuid ${activity} ${newestFirstPage("started_at", range)}`,
+      );
       return rows.map(workoutView);
     },
 
@@ -96,12 +105,11 @@ export const createStore = (db: Database) => {
 
     /** Sums over the workouts started in [from, to): one aggregate on the (account, startedAt) index. */
     async totalsBetween(accountId: string, from: number, to: number) {
-      const { _count, _sum } = await prisma.workout.aggregate({
-        where: { accountId, startedAt: { gte: new Date(from), lt: new Date(to) } },
-        _count: true,
-        _sum: { durationS: true, distanceM: true, energyKcal: true },
-      });
-      return { count: _count, durationS: _sum.durationS ?? 0, distanceM: _sum.distanceM ?? 0, energyKcal: _sum.energyKcal ?? 0 };
+      const [sums] = await db.query<{ count: number; duration_s: number; distance_m: number; energy_kcal: number }>(Prisma.sql`
+        SELECT count(*)::int AS count, coalesce(sum(duration_s), 0)::float8 AS duration_s,
+               coalesce(sum(distance_m), 0)::float8 AS distance_m, coalesce(sum(energy_kcal), 0)::float8 AS energy_kcal
+        FROM workout WHERE account_id = ${accountId}::uuid AND started_at >= ${new Date(from)} AND started_at < ${new Date(to)}`);
+      return { count: sums?.count ?? 0, durationS: sums?.duration_s ?? 0, distanceM: sums?.distance_m ?? 0, energyKcal: sums?.energy_kcal ?? 0 };
     },
   };
 };
