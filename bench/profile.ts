@@ -1,0 +1,36 @@
+// pnpm bench:profile [post-weight|get-weight|post-food|dashboard] [--duration 8] [--connections 50]
+// One path of bench/targets.ts under load on its own, for looking at where the time goes: run it with
+// BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" and every server writes a CPU profile on exit.
+import { parseArgs } from "node:util";
+import { runBenchmark } from "./support/cleanup.ts";
+import { pinSelfToLoadCpu } from "./support/cpu.ts";
+import { createBenchDatabase } from "./support/database.ts";
+import { measure, type LoadSpec } from "./support/load.ts";
+import { startPlatform } from "./support/services.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" } },
+});
+pinSelfToLoadCpu();
+
+await runBenchmark(async () => {
+  const platform = await startPlatform((await createBenchDatabase()).url);
+  const { key } = await platform.account("profiled");
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const today = new Date().toISOString().slice(0, 10);
+  const paths: Record<string, Omit<LoadSpec, "connections" | "duration">> = {
+    "post-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "POST", headers, body: "{\"weightKg\":80.5}" },
+    "get-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "GET", headers },
+    "post-food": {
+      url: `${platform.gatewayUrl}/api/nutrition/items`, method: "POST", headers,
+      body: JSON.stringify({ date: today, name: "oats", kcal: 380, proteinG: 13, meal: "breakfast" }),
+    },
+    dashboard: { url: `${platform.gatewayUrl}/api/dashboard?date=${today}`, method: "GET", headers },
+  };
+  const name = positionals[0] ?? "post-weight";
+  const path = paths[name];
+  if (!path) throw new Error(`unknown path ${name}: one of ${Object.keys(paths).join(", ")}`);
+  const figures = await measure({ ...path, connections: Number(values.connections), duration: Number(values.duration) }, 2, platform.pids);
+  console.log(`${name}: ${JSON.stringify(figures)}`);
+});
