@@ -215,9 +215,10 @@ export async function startPGlite(folder: string) {
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await PGlite.create(folder, {
     // PostgreSQL's default 128 MB of shared buffers is touched at start, in each service's own PGlite: each
-    // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, plenty for one deployment's data
-    // (docs/decisions/0026-compiled-runtime.md).
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB"],
+    // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, plenty for one deployment's data.
+    // PGlite runs one backend, yet sizes its shared memory (lock table, process slots) for 100 connections:
+    // 8 of them left five PGlites ~40 MB lighter (docs/decisions/0026-compiled-runtime.md).
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB", "-c", "max_connections=8"],
   });
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
