@@ -219,6 +219,9 @@ export async function startPGlite(folder: string) {
     // PGlite runs one backend, yet sizes its shared memory (lock table, process slots) for 100 connections:
     // 8 of them left five PGlites ~40 MB lighter (docs/decisions/0026-compiled-runtime.md).
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB", "-c", "max_connections=8"],
+    // Read by initdb only (a folder made before keeps its size, recorded in pg_control): 1 MB WAL segments
+    // instead of 16 make a template 29 MB instead of 39, a quarter less for each first start to copy.
+    initDbStartParams: ["--wal-segsize=1"],
   });
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
