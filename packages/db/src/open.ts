@@ -195,7 +195,8 @@ async function openPGlite(dataDir: string, template: string | undefined): Promis
 
 /**
  * Copies the files under `from` that `keep` accepts (by name) into `to`, every file at once: fs.cp copies
- * one file after another and took ~550 ms for a template's thousand files, this ~100 ms.
+ * one file after another and took ~550 ms for a template's thousand files, this ~100 ms
+ * (docs/decisions/0026-compiled-runtime.md).
  */
 async function copyTree(from: string, to: string, keep: (name: string) => boolean = () => true): Promise<void> {
   await mkdir(to, { recursive: true, mode: 0o700 });
@@ -220,7 +221,7 @@ export async function startPGlite(folder: string) {
     // 8 of them left five PGlites ~40 MB lighter (docs/decisions/0026-compiled-runtime.md).
     startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB", "-c", "max_connections=8"],
     // Read by initdb only (a folder made before keeps its size, recorded in pg_control): 1 MB WAL segments
-    // instead of 16 make a template 29 MB instead of 39, a quarter less for each first start to copy.
+    // instead of 16 make a template 29 MB instead of 39, a quarter less for each first start to copy (same ADR).
     initDbStartParams: ["--wal-segsize=1"],
   });
   const db: Database = { kind: "pglite", adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
