@@ -1,9 +1,10 @@
 import Fastify, { LogController, type FastifyServerOptions } from "fastify";
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "@fit/contracts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
 import { parseJsonBody, refuseNul } from "./json-body.ts";
 import { recordRequests } from "./metrics.ts";
+import { responseSerializerCompiler } from "./response-serializer.ts";
 import { ASSERTION_HEADER, verifyAssertion, type Caller } from "./assertion.ts";
 
 declare module "fastify" {
@@ -57,7 +58,7 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     frameworkErrors: replyToFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   // One parser refuses what no handler should see: prototype-pollution keys, NUL, stack-deep nesting.
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {

@@ -77,6 +77,21 @@ describe("cursor", () => {
   });
 });
 
+describe("replies", () => {
+  it("write only what the response schema declares, nulls and nested items included", async () => {
+    const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
+    const Item = z.object({ id: z.string(), note: z.string().nullable(), kg: z.number().nullable() });
+    app.get("/api/items", { schema: { response: { 200: z.object({ items: z.array(Item), next: z.string().nullable() }) } } }, async () => ({
+      items: [{ id: "a", note: null, kg: 80.5, accountId: "internal" }, { id: "b", note: "x", kg: null, secret: 1 }],
+      next: null,
+      internal: "never shown",
+    }));
+    const response = await app.inject({ method: "GET", url: "/api/items", headers: { [ASSERTION_HEADER]: await signAssertion(secret, caller) } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('{"items":[{"id":"a","note":null,"kg":80.5},{"id":"b","note":"x","kg":null}],"next":null}');
+  });
+});
+
 describe("service app", () => {
   const build = (readiness: () => Promise<void> = async () => {}) => {
     const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness });
