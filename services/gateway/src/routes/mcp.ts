@@ -1,8 +1,6 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "@fit/contracts";
 import { operationCaller } from "../mcp/call-operation.ts";
-import { createMcpServer } from "../mcp/tools.ts";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -37,7 +35,16 @@ export const mcpRoutes = async (app: FastifyInstance, { version, resourceMetadat
     void reply.header("www-authenticate", `Bearer ${error}resource_metadata="${resourceMetadataUrl}"`);
   });
 
+  // The agent protocol's SDK is loaded by the first agent request: a gateway no agent talks to never holds it.
+  const sdk = async () => {
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+      import("../mcp/tools.ts"),
+    ]);
+    return { StreamableHTTPServerTransport, createMcpServer };
+  };
   app.post("/mcp", async (request, reply) => {
+    const { StreamableHTTPServerTransport, createMcpServer } = await sdk();
     const server = createMcpServer({ version, call: operationCaller(app, request.headers.authorization ?? "") });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
