@@ -1,11 +1,12 @@
-// pnpm bench:profile [post-weight|get-weight|post-food|dashboard] [--duration 8] [--connections 50]
+// pnpm bench:profile [post-weight|get-weight|post-food|dashboard|dashboard-history] [--duration 8] [--connections 50]
 // One path of bench/targets.ts under load on its own, for looking at where the time goes: run it with
 // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" and every server writes a CPU profile on exit.
 import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinSelfToLoadCpu } from "./support/cpu.ts";
-import { createBenchDatabase } from "./support/database.ts";
+import { createBenchDatabase, withClient } from "./support/database.ts";
 import { measure, type LoadSpec } from "./support/load.ts";
+import { seedHistory } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
 
 const { values, positionals } = parseArgs({
@@ -15,8 +16,12 @@ const { values, positionals } = parseArgs({
 pinSelfToLoadCpu();
 
 await runBenchmark(async () => {
-  const platform = await startPlatform((await createBenchDatabase()).url);
-  const { key } = await platform.account("profiled");
+  const db = await createBenchDatabase();
+  const platform = await startPlatform(db.url);
+  const name = positionals[0] ?? "post-weight";
+  const { key, accountId } = await platform.account("profiled");
+  // The account of bench/targets.ts's heavy dashboard: years of food and thousands of weigh-ins.
+  if (name === "dashboard-history") await withClient(db.url, (client) => seedHistory(client, accountId, new Date().toISOString().slice(0, 10)));
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const today = new Date().toISOString().slice(0, 10);
   const paths: Record<string, Omit<LoadSpec, "connections" | "duration">> = {
@@ -27,10 +32,12 @@ await runBenchmark(async () => {
       body: JSON.stringify({ date: today, name: "oats", kcal: 380, proteinG: 13, meal: "breakfast" }),
     },
     dashboard: { url: `${platform.gatewayUrl}/api/dashboard?date=${today}`, method: "GET", headers },
+    "dashboard-history": { url: `${platform.gatewayUrl}/api/dashboard?date=${today}`, method: "GET", headers },
   };
-  const name = positionals[0] ?? "post-weight";
   const path = paths[name];
   if (!path) throw new Error(`unknown path ${name}: one of ${Object.keys(paths).join(", ")}`);
   const figures = await measure({ ...path, connections: Number(values.connections), duration: Number(values.duration) }, 2, platform.pids);
   console.log(`${name}: ${JSON.stringify(figures)}`);
+  const memory = await platform.memory();
+  console.log(`RSS after the load: ${memory.map((m) => `${m.name} ${m.memory?.rssMb ?? "?"} MB`).join(", ")}`);
 });
