@@ -3,7 +3,9 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sqltag as sql } from "@prisma/client/runtime/client";
 import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
+import { internalsOf } from "../../src/open.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -143,6 +145,13 @@ describe("outbox on PostgreSQL", () => {
       order.push("queried during send");
     });
     expect(order).toEqual(["queried during send"]);
+  });
+
+  it("waits for the WAL flush on the requests' connections but not on the relay's bookkeeping", async () => {
+    const [requests] = await db.query<{ synchronous_commit: string }>(sql`SHOW synchronous_commit`);
+    const [relay] = await internalsOf(db).outbox.query<{ synchronous_commit: string }>("SHOW synchronous_commit");
+    expect(requests?.synchronous_commit).toBe("on");
+    expect(relay?.synchronous_commit).toBe("off");
   });
 
   it("claims on a connection of its own while every pooled connection is taken", async () => {
