@@ -104,13 +104,14 @@ describe("the nutrition service under faults", () => {
     expect(held.num_ack_pending).toBe(1);
 
     await rig.startNutrition({ ackWaitMs: 1_000 });
-    // The redelivery was handled (delivered again, acked) and recomputed the day: a duplicate that changed nothing.
+    // The redelivery was handled (delivered again, acked) and changed nothing: the day is no longer pending on it,
+    // so its total is not even rewritten (docs/decisions/0005-recompute-not-increment.md).
     await waitFor("the unacknowledged event to be redelivered and acked", async () => {
       const state = await rig.consumer("nutrition-rollup-logged");
       return state.num_ack_pending === 0 && state.delivered.consumer_seq > held.delivered.consumer_seq ? state : undefined;
     });
     const after = await rig.db.storedDay(alice.accountId, DAYS[0]);
-    expect(after?.updatedAt.getTime(), "the duplicate was processed").toBeGreaterThan(committed?.updatedAt.getTime() ?? Infinity);
+    expect(after?.updatedAt.getTime(), "the duplicate left the stored total as it was").toBe(committed?.updatedAt.getTime());
     expect(after).toMatchObject({ kcal: 550, proteinG: 27.5, itemCount: 2 });
     await expectSettled(rig, alice);
   });
@@ -191,7 +192,8 @@ describe("the nutrition service under faults", () => {
     });
 
     const after = await rig.db.storedDay(alice.accountId, DAYS[0]);
-    expect(after?.updatedAt.getTime(), "the copies were processed").toBeGreaterThan(before?.updatedAt.getTime() ?? Infinity);
+    // Handled and acknowledged (above) without touching the total: no copy's day is pending on it.
+    expect(after?.updatedAt.getTime(), "the copies left the stored total as it was").toBe(before?.updatedAt.getTime());
     expect(after).toMatchObject({ kcal: 420, proteinG: 21, itemCount: 1 });
     expect(await rig.db.storedDay(alice.accountId, DAYS[2]), "no total comes back for the deleted item's day").toBeUndefined();
     await expectSettled(rig, alice, bob);

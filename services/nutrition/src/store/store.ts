@@ -119,8 +119,18 @@ export const createStore = (db: Database) => {
      * The projection step: the day's total becomes the sum of its current items, whatever events came before,
      * so duplicates and replays are harmless. The advisory lock orders concurrent recomputes of one day, and
      * each sums with a snapshot taken after it holds the lock.
+     *
+     * For an event, only while the day is still pending on that event: once a later write has marked the day
+     * (its own event will recompute it) or a recompute has cleared it, this one would only repeat work. A day
+     * never goes back to pending on an event that was already replaced, so the check needs no lock. A consumer
+     * behind a burst of writes to one day then sums the day once, not once per write.
      */
     recomputeDay: async (accountId: string, date: string, eventId?: string) => {
+      if (eventId !== undefined) {
+        const [pending] = await db.query<{ yes: boolean }>(Prisma.sql`
+          SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId}::uuid) AS yes`);
+        if (!pending?.yes) return;
+      }
       // Two statements in one batch transaction: the second takes its snapshot once the first holds the lock.
       await prisma.$transaction([
         prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,

@@ -38,6 +38,31 @@ const later = () => ({ windowDays, now: Date.now() + STALE_PENDING_MS + 1000 });
 const drift = (accountId: string) =>
   new PrismaClient({ adapter: db.adapter }).$executeRaw`UPDATE daily_total SET kcal = kcal + 1 WHERE account_id = ${accountId}::uuid`;
 
+describe("roll-up", () => {
+  it("sums a day for the event it is pending on only, so a consumer behind a burst sums it once", async () => {
+    const accountId = randomUUID();
+    const pendingEvent = async () =>
+      (await store.stalePendingDays(new Date(Date.now() + DAY_MS))).find((d) => d.accountId === accountId)?.eventId;
+    await store.addItems([item(accountId, 300)]);
+    const first = await pendingEvent();
+    await store.addItems([item(accountId, 200)]);
+    const last = await pendingEvent();
+    expect(first && last && first !== last).toBe(true);
+
+    // The first write's event, handled after the second write: the second's event will sum the day.
+    await store.recomputeDay(accountId, today, first);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([]);
+    expect(await pendingEvent()).toBe(last);
+
+    await store.recomputeDay(accountId, today, last);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+    expect(await pendingEvent()).toBeUndefined();
+    // Redelivered after the day was cleared: nothing left to do, the total stays.
+    await store.recomputeDay(accountId, today, last);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+  });
+});
+
 describe("reconciliation", () => {
   it("stores the sum of items for a day whose event never arrived, and clears it once stale", async () => {
     const accountId = randomUUID();
