@@ -191,11 +191,12 @@ export const bodyMetricsBus = {
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),
-  measurementsLatest: defineEndpoint({
-    subject: "body-metrics.measurements-latest.get",
+  /** The overview and the latest measurements in one question: everything the dashboard reads here. */
+  dashboard: defineEndpoint({
+    subject: "body-metrics.dashboard.get",
     service: "body-metrics",
-    request: z.object({ accountId }),
-    reply: MeasurementsLatest,
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: z.object({ weight: WeightSummary.nullable(), targets: Targets.nullable(), measurements: MeasurementsLatest }),
   }),
 };
 

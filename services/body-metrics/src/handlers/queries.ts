@@ -19,9 +19,13 @@ export const serveBodyMetricsQueries = (bus: Bus, store: Store) => {
       return { weight, targets };
     }),
 
-    bus.serve(bodyMetricsBus.measurementsLatest, async ({ accountId }) => {
-      const latest = await store.latestMeasurements(accountId);
-      return { measurementsLatest: latest, shoulderToWaist: shoulderToWaist(latest) };
+    bus.serve(bodyMetricsBus.dashboard, async ({ accountId, date }) => {
+      const [weight, targets, latest] = await Promise.all([
+        weightSummary(accountId, date),
+        store.getTargets(accountId),
+        store.latestMeasurements(accountId),
+      ]);
+      return { weight, targets, measurements: { measurementsLatest: latest, shoulderToWaist: shoulderToWaist(latest) } };
     }),
   ];
 };

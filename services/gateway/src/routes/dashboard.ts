@@ -4,7 +4,7 @@ import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { mergeDashboard } from "../domain/dashboard.ts";
 
 /**
- * Fans out to body-metrics, nutrition and workouts in parallel. A branch that fails or misses its deadline makes the
+ * Fans out to body-metrics, nutrition and workouts in parallel, one question each. A branch that fails or misses its deadline makes the
  * whole answer a 503: a partial snapshot would show "nothing logged" where data exists.
  */
 export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; timeoutMs: number }) => {
@@ -18,9 +18,8 @@ export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; tim
         }
         throw error;
       });
-    const [{ weight, targets }, measurements, nutrition, workouts] = await Promise.all([
-      ask("body-metrics", bus.request(bodyMetricsBus.overview, { accountId, date }, { timeoutMs })),
-      ask("body-metrics", bus.request(bodyMetricsBus.measurementsLatest, { accountId }, { timeoutMs })),
+    const [{ weight, targets, measurements }, nutrition, workouts] = await Promise.all([
+      ask("body-metrics", bus.request(bodyMetricsBus.dashboard, { accountId, date }, { timeoutMs })),
       ask("nutrition", bus.request(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
       ask("workouts", bus.request(workoutsBus.weekTotals, { accountId, date }, { timeoutMs })),
     ]);
