@@ -16,6 +16,8 @@ export interface LoadSpec {
   ratePerSec?: number;
   /** One request after another, timed to 0.01 ms (`connections` must be 1). */
   sequential?: boolean;
+  /** With `ratePerSec`: seconds sent at that rate first, uncounted, by the same client (see measure). */
+  warmupSeconds?: number;
 }
 
 /** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
@@ -61,12 +63,16 @@ const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
  * with the CPU time each watched process spent on it: on a saturated server that is where the time goes.
  */
 export const measure = async (spec: LoadSpec, warmupSeconds: number, watched: Watched = {}): Promise<LoadFigures> => {
-  if (warmupSeconds > 0) await runLoad({ ...spec, duration: warmupSeconds });
+  // A steady-rate run warms up in its own sender, so its measured requests reuse the warm-up's connections.
+  const steady = spec.ratePerSec !== undefined;
+  if (warmupSeconds > 0 && !steady) await runLoad({ ...spec, duration: warmupSeconds });
   const cpu = () => Promise.all(Object.values(watched).map(cpuMsOf));
   const before = await cpu();
-  const figures = await runLoad(spec);
+  const figures = await runLoad(steady ? { ...spec, warmupSeconds } : spec);
   const spent = (await cpu()).map((ms, i) => ms - before[i]!);
-  const perRequest = Object.keys(watched).map((name, i) => [name, Math.round((spent[i]! / figures.requests) * 100) / 100]);
+  // The CPU time spans a steady run's warm-up too, sent at the same rate.
+  const requests = figures.requests + (steady ? Math.round((spec.ratePerSec ?? 0) * warmupSeconds) : 0);
+  const perRequest = Object.keys(watched).map((name, i) => [name, Math.round((spent[i]! / requests) * 100) / 100]);
   return { ...figures, cpuMsPerRequest: Object.fromEntries(perRequest) };
 };
 

@@ -2,7 +2,9 @@
 // figures as JSON on stdout. Two shapes:
 // - steady (`ratePerSec`): requests at evenly spaced moments, whatever the answers take (an open loop: a slow
 //   answer delays no later request). autocannon's own rate limit sends each second's requests in a burst at its
-//   start, which measures the burst, not the server.
+//   start, which measures the burst, not the server. The warm-up (`warmupSeconds`) runs in this process at the
+//   same rate and is not counted, so the measured requests find the connections it opened: a fresh client
+//   opening a connection for each request in flight at once measured its own ramp, up to seconds.
 // - sequential: one request after another on one connection, latencies kept to 0.01 ms (autocannon rounds to
 //   whole ms, too coarse for what a single request costs).
 import type { LoadFigures, LoadSpec } from "./load.ts";
@@ -12,8 +14,14 @@ const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
 const latencies: number[] = [];
 const outcome = { requests: 0, errors: 0, timeouts: 0, non2xx: 0, ok: 0 };
 
-const send = async () => {
+const send = async (counted: boolean) => {
   const started = performance.now();
+  if (!counted) {
+    await fetch(spec.url, { method: spec.method, ...(spec.headers ? { headers: spec.headers } : {}), ...(spec.body !== undefined ? { body: spec.body } : {}) })
+      .then((res) => res.arrayBuffer())
+      .catch(() => undefined);
+    return;
+  }
   outcome.requests++;
   try {
     const res = await fetch(spec.url, {
@@ -33,15 +41,15 @@ const send = async () => {
   }
 };
 
-const steady = async (ratePerSec: number) => {
+const steady = async (ratePerSec: number, seconds: number, counted: boolean) => {
   const intervalMs = 1000 / ratePerSec;
-  const total = Math.round(ratePerSec * spec.duration);
+  const total = Math.round(ratePerSec * seconds);
   const start = performance.now();
   const inFlight: Promise<void>[] = [];
   for (let sent = 0; sent < total; ) {
     // Every request whose moment has come goes now; then sleep until the next one's.
     const due = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
-    for (; sent < due; sent++) inFlight.push(send());
+    for (; sent < due; sent++) inFlight.push(send(counted));
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + sent * intervalMs - performance.now())));
   }
   await Promise.all(inFlight);
@@ -49,11 +57,13 @@ const steady = async (ratePerSec: number) => {
 
 const sequential = async () => {
   const end = performance.now() + spec.duration * 1000;
-  while (performance.now() < end) await send();
+  while (performance.now() < end) await send(true);
 };
 
-if (spec.ratePerSec !== undefined) await steady(spec.ratePerSec);
-else await sequential();
+if (spec.ratePerSec !== undefined) {
+  if (spec.warmupSeconds) await steady(spec.ratePerSec, spec.warmupSeconds, false);
+  await steady(spec.ratePerSec, spec.duration, true);
+} else await sequential();
 
 // Whole milliseconds at a steady rate, as autocannon reports them; hundredths one request at a time.
 const places = spec.ratePerSec === undefined ? 100 : 1;
