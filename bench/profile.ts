@@ -20,10 +20,10 @@ await runBenchmark(async () => {
   const platform = await startPlatform(db.url);
   const name = positionals[0] ?? "post-weight";
   const { key, accountId } = await platform.account("profiled");
-  // The account of bench/targets.ts's heavy dashboard: years of food and thousands of weigh-ins.
-  if (name === "dashboard-history") await withClient(db.url, (client) => seedHistory(client, accountId, new Date().toISOString().slice(0, 10)));
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const today = new Date().toISOString().slice(0, 10);
+  // The account of bench/targets.ts's heavy dashboard: years of food and thousands of weigh-ins.
+  if (name === "dashboard-history") await withClient(db.url, (client) => seedHistory(client, accountId, today));
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const paths: Record<string, Omit<LoadSpec, "connections" | "duration">> = {
     "post-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "POST", headers, body: "{\"weightKg\":80.5}" },
     "get-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "GET", headers },

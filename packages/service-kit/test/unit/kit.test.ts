@@ -90,6 +90,14 @@ describe("replies", () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('{"items":[{"id":"a","note":null,"kg":80.5},{"id":"b","note":"x","kg":null}],"next":null}');
   });
+
+  it("write a schema JSON Schema cannot express with zod's own encode", async () => {
+    const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
+    app.get("/api/when", { schema: { response: { 200: z.object({ at: z.date() }) } } }, async () => ({ at: new Date(0), extra: 1 }));
+    const response = await app.inject({ method: "GET", url: "/api/when", headers: { [ASSERTION_HEADER]: await signAssertion(secret, caller) } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('{"at":"1970-01-01T00:00:00.000Z"}');
+  });
 });
 
 describe("service app", () => {

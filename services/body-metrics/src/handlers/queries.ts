@@ -11,21 +11,19 @@ export const serveBodyMetricsQueries = (bus: Bus, store: Store) => {
     return aggregates && summaryOf(aggregates);
   };
 
+  const overview = async (accountId: string, date: string) => {
+    const [weight, targets] = await Promise.all([weightSummary(accountId, date), store.getTargets(accountId)]);
+    return { weight, targets };
+  };
+
   return [
     bus.serve(bodyMetricsBus.weightSummary, ({ accountId, date }) => weightSummary(accountId, date)),
 
-    bus.serve(bodyMetricsBus.overview, async ({ accountId, date }) => {
-      const [weight, targets] = await Promise.all([weightSummary(accountId, date), store.getTargets(accountId)]);
-      return { weight, targets };
-    }),
+    bus.serve(bodyMetricsBus.overview, ({ accountId, date }) => overview(accountId, date)),
 
     bus.serve(bodyMetricsBus.dashboard, async ({ accountId, date }) => {
-      const [weight, targets, latest] = await Promise.all([
-        weightSummary(accountId, date),
-        store.getTargets(accountId),
-        store.latestMeasurements(accountId),
-      ]);
-      return { weight, targets, measurements: { measurementsLatest: latest, shoulderToWaist: shoulderToWaist(latest) } };
+      const [summary, latest] = await Promise.all([overview(accountId, date), store.latestMeasurements(accountId)]);
+      return { ...summary, measurements: { measurementsLatest: latest, shoulderToWaist: shoulderToWaist(latest) } };
     }),
   ];
 };

@@ -4,8 +4,9 @@ import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { mergeDashboard } from "../domain/dashboard.ts";
 
 /**
- * Fans out to body-metrics, nutrition and workouts in parallel, one question each. A branch that fails or misses its deadline makes the
- * whole answer a 503: a partial snapshot would show "nothing logged" where data exists.
+ * Fans out to body-metrics, nutrition and workouts in parallel, one question each. A branch that fails or
+ * misses its deadline makes the whole answer a 503: a partial snapshot would show "nothing logged" where data
+ * exists.
  */
 export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; timeoutMs: number }) => {
   serveOperation(app, operations.getDashboard, async ({ query, caller }) => {
