@@ -24,8 +24,9 @@ export interface OutboxSource extends RelaySource {
 const OUTBOX_LEASE_MS = DUPLICATE_WINDOW_MS / 8;
 
 // One statement, committed on its own: no row stays locked while the relay talks to the bus. created_at then
-// id: a stable order, so a row given back goes out before the rows written after it.
-const claimSql = `WITH claimed AS (
+// id: a stable order, so a row given back goes out before the rows written after it. Exported for the test of its
+// plan: it must read outbox_event_pending_idx in order and stop at the limit.
+export const claimSql = `WITH claimed AS (
     UPDATE outbox_event SET claimed_at = now() WHERE id IN (
       SELECT id FROM outbox_event
       WHERE sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2::float8 / 1000))

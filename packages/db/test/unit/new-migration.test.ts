@@ -24,7 +24,7 @@ describe("new migration", () => {
     expect(path.basename(folder!)).toBe("20300102030405_add_notes");
     const sql = await readFile(path.join(folder!, "migration.sql"), "utf8");
     expect(sql).toContain('CREATE TABLE "note"');
-    expect(sql).toContain('CREATE INDEX "outbox_event_sent_at_created_at_idx"');
+    expect(sql).toContain('CREATE INDEX "outbox_event_pending_idx" ON "outbox_event"("created_at", "id") WHERE (sent_at IS NULL)');
     expect(sql).not.toMatch(/CREATE SCHEMA/);
     expect(await readFile(path.join(svc.migrationsDir, "migration_lock.toml"), "utf8")).toMatch(/^provider = "postgresql"$/m);
   });

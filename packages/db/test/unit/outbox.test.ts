@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
+import { claimSql } from "../../src/outbox.ts";
 import { clientFor, fixture, outboxEvent } from "../helpers.ts";
 
 describe("outbox on PGlite", () => {
@@ -77,6 +78,17 @@ describe("outbox on PGlite", () => {
     expect(await outbox.claim(10)).toEqual([]);
     await client.outboxEvent.update({ where: { id: row.id }, data: { claimedAt: new Date(Date.now() - outbox.leaseMs - 1_000) } });
     expect(ids(await outbox.claim(10))).toEqual([row.id]);
+  });
+
+  it("claims through the index of unsent rows in claim order, so sent rows cost a claim nothing", async () => {
+    const sentAt = new Date();
+    await client.outboxEvent.createMany({ data: Array.from({ length: 3000 }, (_, i) => ({ ...outboxEvent(`sent${i}`), sentAt })) });
+    await client.outboxEvent.createMany({ data: [outboxEvent("pending")] });
+    await client.$executeRawUnsafe("ANALYZE outbox_event");
+    const plan = (await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN ${claimSql}`, 100, 15_000)).map((row) => row["QUERY PLAN"]).join("\n");
+    // The LIMIT reads the pending index from its start and stops: no sort of every candidate first.
+    expect(plan).toMatch(/Limit[\s\S]*->\s+LockRows[\s\S]*->\s+Index Scan using outbox_event_pending_idx/);
+    expect(plan.split("Index Scan using outbox_event_pending_idx")[0]).not.toMatch(/->\s+Sort\s[\s\S]*LockRows/);
   });
 
   it("claims nothing when nothing is pending", async () => {
