@@ -12,7 +12,11 @@ export interface LoadSpec {
   connections: number;
   /** Seconds. */
   duration: number;
-  /** Requests per second at evenly spaced moments (an open loop; `connections` is then unused); unset, each connection sends as fast as it is answered. */
+  /**
+   * Requests per second at evenly spaced moments (an open loop over at most `connections` connections: a request
+   * due while all are busy waits for one, and that wait counts in its latency); unset, each connection sends as
+   * fast as it is answered.
+   */
   ratePerSec?: number;
   /** One request after another, timed to 0.01 ms (`connections` must be 1). */
   sequential?: boolean;

@@ -4,15 +4,20 @@
 //   answer delays no later request). autocannon's own rate limit sends each second's requests in a burst at its
 //   start, which measures the burst, not the server. The warm-up (`warmupSeconds`) runs in this process at the
 //   same rate and is not counted, so the measured requests find the connections it opened: a fresh client
-//   opening a connection for each request in flight at once measured its own ramp, up to seconds.
+//   opening a connection for each request in flight at once measured its own ramp, up to seconds. It holds at
+//   most `connections` connections, as autocannon does: a client without a cap opened one for every request in
+//   flight during any stall (900 and more), and each new one cost the gateway an accept and a parser just when
+//   it was behind, which turned a 100 ms stall into a p99 twice as long.
 // - sequential: one request after another on one connection, latencies kept to 0.01 ms (autocannon rounds to
 //   whole ms, too coarse for what a single request costs).
+import { Agent, fetch } from "undici";
 import type { LoadFigures, LoadSpec } from "./load.ts";
 import { percentile } from "./stats.ts";
 
 const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
 const latencies: number[] = [];
 const outcome = { requests: 0, errors: 0, timeouts: 0, non2xx: 0, ok: 0 };
+const dispatcher = new Agent({ connections: spec.connections });
 
 /** One request, its body read; a warm-up's (not `counted`) leaves no figure. */
 const send = async (counted: boolean) => {
@@ -22,6 +27,7 @@ const send = async (counted: boolean) => {
     ...(spec.headers ? { headers: spec.headers } : {}),
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     signal: AbortSignal.timeout(10_000),
+    dispatcher,
   }).then(async (res) => (await res.arrayBuffer(), res));
   if (!counted) return void (await answered.catch(() => undefined));
   outcome.requests++;
