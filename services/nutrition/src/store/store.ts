@@ -49,6 +49,12 @@ const insertItem = (row: FoodItem) => {
   );
 };
 
+/** Every food_item column under its FoodItem field name, for reads on the driver that hand rows to foodItemView. */
+const foodItemColumns = Prisma.sql`id, account_id AS "accountId", date, name, kcal, protein_g AS "proteinG",
+  carbs_g AS "carbsG", fat_g AS "fatG", quantity, unit, meal, note, kcal_low AS "kcalLow", kcal_high AS "kcalHigh",
+  protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
 /** The day's sums and item count, or null for a day without items. */
 const sumDay = async (client: PrismaClient, accountId: string, date: string) => {
   const { _sum, _count } = await client.foodItem.aggregate({
@@ -110,8 +116,10 @@ export const createStore = (db: Database) => {
         return true;
       }),
 
+    /** The day's items in the order they were logged: the food list's read and the coach's grounding, so on the driver. */
     async listItems(accountId: string, date: string) {
-      const rows = await prisma.foodItem.findMany({ where: { accountId, date }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      const rows = await db.query<FoodItem>(Prisma.sql`SELECT ${foodItemColumns} FROM food_item
+        WHERE account_id = ${accountId}::uuid AND date = ${date} ORDER BY created_at, id`);
       return rows.map(foodItemView);
     },
 
