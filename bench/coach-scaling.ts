@@ -8,7 +8,8 @@
 // for what an agent call asks of it (the gateway's forwarding, the grounding reads in body-metrics and
 // nutrition). POST /api/weight is measured at a steady rate, half what the platform answers at most: a latency
 // figure means little on a server already at 100 % (there every millisecond of other work is one more of
-// queueing). BENCH_COACH_CPU=server puts the coach on the server CPU too, the worst case.
+// queueing). Half is still a busy machine: PostgreSQL and NATS, unpinned, take most of a core between them, and
+// both cores run ~95 % busy at that rate. BENCH_COACH_CPU=server puts the coach on the server CPU too.
 import { startFakeOpenAi, type ChatRequest } from "@fit/testing";
 import { onCleanup, runBenchmark } from "./support/cleanup.ts";
 import { LOAD_CPU, pinning, pinSelfToLoadCpu, SERVER_CPU } from "./support/cpu.ts";
@@ -112,8 +113,8 @@ const startAgentCallers = (gatewayUrl: string, keys: string[], callers: number) 
     }
   };
   // All start at one instant, as "100 concurrent calls" says; with a model that answers in exactly 2 s they stay
-  // in lockstep (waves of replies and new calls). Spreading the first calls over one model delay was tried and
-  // slowed POST /api/weight more, not less (docs/decisions/0018-coach-over-the-bus.md).
+  // in lockstep (waves of replies and new calls). Spreading the first calls over one model delay was tried twice
+  // and did not settle it: once ~1.0x, once 3.2x (docs/decisions/0018-coach-over-the-bus.md).
   const loops = Array.from({ length: callers }, (_, i) => loop(keys[i % keys.length]!));
   const within = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
   return {
