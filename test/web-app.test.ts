@@ -242,6 +242,8 @@ describe("the web app", () => {
     }
     await nav(page, "History").click();
     await page.getByRole("heading", { name: "Energy per day" }).waitFor();
+    // Each chart draws once its own data has come; on a busy machine the heading is there before all three are.
+    await page.locator(".chart canvas").nth(2).waitFor();
     expect(await page.locator(".chart canvas").count()).toBe(3);
     await checkLayout(page, "history-desktop", { nav: ".top nav", weight: "section[aria-labelledby=history-weight]" });
     await nav(page, "Home").click();
