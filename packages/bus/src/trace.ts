@@ -1,4 +1,5 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Context } from "@opentelemetry/api";
+import { inSpan as inTracerSpan } from "@fit/telemetry";
 
 // Hand-made spans: there is no OpenTelemetry instrumentation for nats.js. Without an SDK all of this is a no-op.
 const tracer = trace.getTracer("@fit/bus");
@@ -20,14 +21,4 @@ export const inSpan = <T>(
   parent: Context,
   attributes: Record<string, string>,
   fn: () => Promise<T>,
-): Promise<T> =>
-  tracer.startActiveSpan(name, { kind, attributes: { "messaging.system": "nats", ...attributes } }, parent, async (span) => {
-    try {
-      return await fn();
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+): Promise<T> => inTracerSpan(tracer, name, { kind, attributes: { "messaging.system": "nats", ...attributes } }, parent, fn);

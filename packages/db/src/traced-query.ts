@@ -1,4 +1,5 @@
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, SpanKind, trace } from "@opentelemetry/api";
+import { inSpan } from "@fit/telemetry";
 import type { Sql } from "@prisma/client/runtime/client";
 
 // Statements a store runs on the driver get a span of their own, as the Prisma client's have; without an SDK
@@ -12,14 +13,5 @@ const tracer = trace.getTracer("@fit/db");
 export const tracedQuery = <R>(statement: Sql, run: () => Promise<R[]>): Promise<R[]> => {
   if (!trace.getActiveSpan()) return run();
   const attributes = { "db.system.name": "postgresql", "db.query.text": statement.text };
-  return tracer.startActiveSpan("db.query", { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      return await run();
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return inSpan(tracer, "db.query", { kind: SpanKind.CLIENT, attributes }, context.active(), run);
 };

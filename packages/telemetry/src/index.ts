@@ -3,6 +3,7 @@ import { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
 
 export { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
 export { lazyInstruments } from "./instruments.ts";
+export { inSpan } from "./spans.ts";
 
 /** Where spans and metrics go besides OTLP and Prometheus: a test's in-memory exporter and reader. */
 export interface TelemetryOptions {

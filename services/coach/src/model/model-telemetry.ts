@@ -1,5 +1,5 @@
-import { lazyInstruments } from "@fit/telemetry";
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { inSpan, lazyInstruments } from "@fit/telemetry";
+import { context, SpanKind, trace } from "@opentelemetry/api";
 import { AppError } from "@fit/contracts";
 
 const tracer = trace.getTracer("@fit/coach");
@@ -28,7 +28,7 @@ export const traceModelCall = async <T extends { usage: Usage; responseModel?: s
 ): Promise<T> => {
   const base = { "gen_ai.operation.name": "chat", "gen_ai.request.model": model };
   const startedAt = performance.now();
-  return tracer.startActiveSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes: base }, async (span) => {
+  return inSpan(tracer, `chat ${model}`, { kind: SpanKind.CLIENT, attributes: base }, context.active(), async (span) => {
     let errorType: string | undefined;
     try {
       const result = await call();
@@ -44,11 +44,9 @@ export const traceModelCall = async <T extends { usage: Usage; responseModel?: s
     } catch (err) {
       errorType = err instanceof AppError ? err.code : "error";
       span.setAttribute("error.type", errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
       throw err;
     } finally {
       instruments().duration.record((performance.now() - startedAt) / 1_000, { ...base, ...(errorType ? { "error.type": errorType } : {}) });
-      span.end();
     }
   });
 };

@@ -66,8 +66,8 @@ const sumDay = async (client: PrismaClient, accountId: string, date: string) => 
 };
 
 /**
- * The only place that talks to the database. Every query is scoped by account. Logging one item and the
- * dashboard's reads run on the driver (`db.query`), the rest through the Prisma client:
+ * The only place that talks to the database. Every query is scoped by account. Logging one item, a day's
+ * items and the dashboard's reads run on the driver (`db.query`), the rest through the Prisma client:
  * docs/decisions/0036-hot-paths-on-the-driver.md.
  */
 export const createStore = (db: Database) => {
