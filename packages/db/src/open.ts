@@ -1,5 +1,6 @@
 // Opens the service's database: PostgreSQL when a URL is given, else PGlite (PostgreSQL in WASM) on disk.
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, copyFile, mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
@@ -79,6 +80,22 @@ const appliedNames = async (query: () => Promise<{ rows: { migration_name: strin
 
 const internals = new WeakMap<Database, DatabaseInternals>();
 
+const statementNames = new Map<string, string>();
+
+/**
+ * A name for a store's statement, from its text: each connection then parses and plans it once and runs it by
+ * name after. The texts come from the stores' code (values are parameters), so the names are a fixed few
+ * (docs/decisions/0039-named-statements.md).
+ */
+const statementName = (text: string) => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `fit_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+};
+
 export function internalsOf(db: Database): DatabaseInternals {
   const found = internals.get(db);
   if (!found) throw new Error("not a Database from openDatabase()");
@@ -128,12 +145,13 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   const db: Database = {
     kind: "postgres",
     adapter: new PrismaPg(pool, { schema }),
-    query: <R>(statement: Sql) => tracedQuery(statement, async () => (await pool.query(statement.text, statement.values)).rows as R[]),
+    query: <R>(statement: Sql) =>
+      tracedQuery(statement, async () => (await pool.query({ name: statementName(statement.text), text: statement.text, values: statement.values })).rows as R[]),
     close,
   };
   internals.set(db, {
     outbox: {
-      query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query(text, params)).rows as R[],
+      query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query({ name: statementName(text), text, values: params })).rows as R[],
     },
     migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),

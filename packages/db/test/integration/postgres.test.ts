@@ -177,3 +177,15 @@ describe("outbox on PostgreSQL", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe("a store's statements on PostgreSQL", () => {
+  it("are parsed once per connection and run by name after, with each call's own values", async () => {
+    const db = await open(1);
+    const doubled = (n: number) => db.query<{ doubled: number }>(sql`SELECT ${n}::int * 2 AS doubled`);
+    expect(await doubled(2)).toEqual([{ doubled: 4 }]);
+    expect(await doubled(5)).toEqual([{ doubled: 10 }]);
+    // One connection in the pool, so this is the session that ran both.
+    const prepared = await db.query<{ name: string; statement: string }>(sql`SELECT name, statement FROM pg_prepared_statements`);
+    expect(prepared.filter((p) => p.statement === "SELECT $1::int * 2 AS doubled")).toEqual([{ name: expect.stringMatching(/^fit_/), statement: "SELECT $1::int * 2 AS doubled" }]);
+  });
+});
