@@ -39,8 +39,9 @@ const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
  * it, or TypeScript through tsx (the bench's own baseline server).
  */
 export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
-  const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...loader, entry], placement.nice);
+  // A compiled service runs with the flag `pnpm start:<service>` and the image give it (docs/decisions/0040-wasm-liftoff-only.md).
+  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : ["--liftoff-only"];
+  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...runtime, entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
   tallyLines(name, child.stdout);
   tallyLines(name, child.stderr);

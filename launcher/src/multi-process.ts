@@ -23,7 +23,8 @@ const services = [
 ];
 
 const children: ChildProcess[] = services.map(({ name, port }, i) =>
-  spawn(process.execPath, [`services/${name}/dist/main.js`], {
+  // As `pnpm start:<service>` and the image run them (docs/decisions/0040-wasm-liftoff-only.md).
+  spawn(process.execPath, ["--liftoff-only", `services/${name}/dist/main.js`], {
     cwd: root,
     stdio: "inherit",
     env: {
