@@ -39,8 +39,8 @@ const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
  * it, or TypeScript through tsx (the bench's own baseline server).
  */
 export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
-  // A compiled service runs with the flag `pnpm start:<service>` and the image give it (docs/decisions/0040-wasm-liftoff-only.md).
-  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : ["--liftoff-only"];
+  // A compiled service runs with the node flags `pnpm start:<service>` and the image give it (docs/decisions/0040-wasm-liftoff-only.md).
+  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : ["--liftoff-only", "--max-semi-space-size=8"];
   const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...runtime, entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
   tallyLines(name, child.stdout);

@@ -23,8 +23,8 @@ const services = [
 ];
 
 const children: ChildProcess[] = services.map(({ name, port }, i) =>
-  // As `pnpm start:<service>` and the image run them (docs/decisions/0040-wasm-liftoff-only.md).
-  spawn(process.execPath, ["--liftoff-only", `services/${name}/dist/main.js`], {
+  // With the node flags `pnpm start:<service>` and the image give them (docs/decisions/0040-wasm-liftoff-only.md).
+  spawn(process.execPath, ["--liftoff-only", "--max-semi-space-size=8", `services/${name}/dist/main.js`], {
     cwd: root,
     stdio: "inherit",
     env: {
