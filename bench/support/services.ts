@@ -10,6 +10,7 @@ import { pinned, SERVER_CPU } from "./cpu.ts";
 import { tallyLines } from "./logs.ts";
 import { NATS_URL } from "./nats.ts";
 import { memoryOf } from "./proc.ts";
+import { SERVICE_NODE_FLAGS } from "../../launcher/src/service-node-flags.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -39,8 +40,8 @@ const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
  * it, or TypeScript through tsx (the bench's own baseline server).
  */
 export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
-  // A compiled service runs with the node flags `pnpm start:<service>` and the image give it (docs/decisions/0040-wasm-liftoff-only.md).
-  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : ["--liftoff-only", "--max-semi-space-size=8"];
+  // A compiled service runs with the node flags production gives it.
+  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : SERVICE_NODE_FLAGS;
   const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...runtime, entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
   tallyLines(name, child.stdout);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadLauncherConfig } from "./config.ts";
 import { localSecrets } from "./secrets.ts";
+import { SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 /**
  * Every service as its own process against PostgreSQL and NATS, as they run in production; this only saves
@@ -23,8 +24,7 @@ const services = [
 ];
 
 const children: ChildProcess[] = services.map(({ name, port }, i) =>
-  // With the node flags `pnpm start:<service>` and the image give them (docs/decisions/0040-wasm-liftoff-only.md).
-  spawn(process.execPath, ["--liftoff-only", "--max-semi-space-size=8", `services/${name}/dist/main.js`], {
+  spawn(process.execPath, [...SERVICE_NODE_FLAGS, `services/${name}/dist/main.js`], {
     cwd: root,
     stdio: "inherit",
     env: {
