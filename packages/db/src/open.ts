@@ -252,10 +252,11 @@ export async function startPGlite(folder: string) {
   const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
   const pglite = await PGlite.create(folder, {
     // PostgreSQL's default 128 MB of shared buffers is touched at start, in each service's own PGlite: each
-    // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, plenty for one deployment's data.
+    // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, ~6 MB less again with 2 MB; a page
+    // that does not fit is read from the OS's page cache, which holds the folder anyway.
     // PGlite runs one backend, yet sizes its shared memory (lock table, process slots) for 100 connections:
     // 8 of them left five PGlites ~40 MB lighter (docs/decisions/0026-compiled-runtime.md).
-    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=8MB", "-c", "max_connections=8"],
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=2MB", "-c", "max_connections=8"],
     // Read by initdb only (a folder made before keeps its size, recorded in pg_control): 1 MB WAL segments
     // instead of 16 make a template 29 MB instead of 39, a quarter less for each first start to copy (same ADR).
     initDbStartParams: ["--wal-segsize=1"],
