@@ -28,7 +28,7 @@ export const buildCoach = ({ config, bus }: { config: CoachConfig; bus?: Bus }) 
       prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
       createStore,
       register: async ({ app, store, bus }) => {
-        const coach = createCoach({ config, store, bus, log: app.log });
+        const coach = await createCoach({ config, store, bus, log: app.log });
         return [
           ...serveCoachQueries(bus, coach, store),
           ...(await serveAccountData(bus, SERVICE, store.accountData)),

@@ -11,7 +11,7 @@ import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
 import { judgeFood } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
-import { createModelClient, type ModelAnswer } from "../model/model-client.ts";
+import type { ModelAnswer } from "../model/model-client.ts";
 import type { Store } from "../store/store.ts";
 import { createGate, reserveCall } from "./capacity.ts";
 import { readGrounding, readWeightKg } from "./grounding-reader.ts";
@@ -27,11 +27,12 @@ type Foods = { items: FoodEstimate[]; unrecognized: string[] };
 /**
  * Everything that may call a language model: estimating food, reading a workout, answering a question. With no
  * model configured the built-in table and parser answer (docs/decisions/0016-estimates-carry-range-and-provenance.md).
- * Every call passes the replica's concurrency gate and the account's daily quota.
+ * Every call passes the replica's concurrency gate and the account's daily quota. The model's client (and the
+ * `openai` package under it) is loaded only when a model is configured: the embedded default never needs it.
  */
-export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; store: Store; bus: Bus; log: Logger }) => {
+export const createCoach = async ({ config, store, bus, log }: { config: CoachConfig; store: Store; bus: Bus; log: Logger }) => {
   const model = config.COACH_MODEL_URL
-    ? createModelClient({
+    ? (await import("../model/model-client.ts")).createModelClient({
         baseURL: config.COACH_MODEL_URL,
         apiKey: config.COACH_MODEL_API_KEY,
         model: config.COACH_MODEL,
@@ -115,4 +116,4 @@ export const createCoach = ({ config, store, bus, log }: { config: CoachConfig; 
   };
 };
 
-export type Coach = ReturnType<typeof createCoach>;
+export type Coach = Awaited<ReturnType<typeof createCoach>>;
