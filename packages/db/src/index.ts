@@ -1,9 +1,11 @@
 // @fit/db: how every service reaches its database (PostgreSQL or embedded PGlite), applies its committed
 // migrations, and relays its transactional outbox.
-export { openDatabase, type Database, type DatabaseConfig } from "./open.ts";
+export type { Database } from "./database.ts";
+export { openDatabase, type DatabaseConfig } from "./open.ts";
+export { isPGliteCluster, openSharedPGlite, type SharedPGlite } from "./pglite.ts";
 export { migrate, type ServicePrisma } from "./migrate.ts";
 export { newestFirstPage, type PagePosition, type RangePage } from "./keyset.ts";
-export { pgliteTemplatePath } from "./template.ts";
+export { pgliteTemplatePath, writeSharedPgliteTemplate } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient } from "./client.ts";
 export { runExclusively } from "./run-exclusively.ts";

@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { noFilters, withEngine } from "./engine.ts";
 import { readMigrations } from "./migrations-dir.ts";
-import { internalsOf, type Database } from "./open.ts";
+import { internalsOf, type Database } from "./database.ts";
 
 export interface ServicePrisma {
   /** The service's prisma/schema.prisma (the engine wants its datasource block). */

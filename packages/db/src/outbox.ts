@@ -4,7 +4,7 @@
 import { empty, join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { DUPLICATE_WINDOW_MS, type OutboxRow, type OutboxSource as RelaySource } from "@fit/bus";
 import type { RawSqlClient } from "./client.ts";
-import { internalsOf, type Database } from "./open.ts";
+import { internalsOf, type Database } from "./database.ts";
 
 export type { OutboxRow };
 

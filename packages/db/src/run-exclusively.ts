@@ -1,4 +1,4 @@
-import { internalsOf, type Database } from "./open.ts";
+import { internalsOf, type Database } from "./database.ts";
 
 /**
  * Runs `fn` unless it already runs under `name` against the same data, in this process or any replica:

@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
-import { internalsOf } from "../../src/open.ts";
+import { internalsOf } from "../../src/database.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
