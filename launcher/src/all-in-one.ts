@@ -14,6 +14,7 @@ const [
   { buildWorkouts, loadWorkoutsConfig },
   { loadLauncherConfig },
   { localSecrets },
+  { openEmbeddedDatabases },
 ] = await Promise.all([
   import("pino"),
   import("@fit/contracts"),
@@ -26,12 +27,13 @@ const [
   import("@fit/workouts"),
   import("./config.ts"),
   import("./secrets.ts"),
+  import("./embedded-databases.ts"),
 ]);
 
 /**
  * The whole system in one process: every service built from the same code as when it runs alone, each on its
- * own loopback port behind the gateway, sharing one bus. Embedded defaults (PGlite, in-process bus) unless
- * DATABASE_URL / NATS_URL are set.
+ * own loopback port behind the gateway, sharing one bus. Embedded defaults (one PGlite with a schema per
+ * service, in-process bus) unless DATABASE_URL / NATS_URL are set.
  */
 const { config, env } = loadLauncherConfig();
 const shared = { ...env, ...(await localSecrets(config)), HOST: "127.0.0.1", PORT: "0" };
@@ -42,11 +44,13 @@ const bus = await createBus({
   streams: allEvents,
 });
 
-const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(shared), bus });
-const nutrition = await buildNutrition({ config: loadNutritionConfig(shared), bus });
-const workouts = await buildWorkouts({ config: loadWorkoutsConfig(shared), bus });
+const pglite = config.DATABASE_URL ? undefined : await openEmbeddedDatabases(config.DATA_DIR);
+
+const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(shared), bus, pglite });
+const nutrition = await buildNutrition({ config: loadNutritionConfig(shared), bus, pglite });
+const workouts = await buildWorkouts({ config: loadWorkoutsConfig(shared), bus, pglite });
 const coachConfig = loadCoachConfig(shared);
-const coach = await buildCoach({ config: coachConfig, bus });
+const coach = await buildCoach({ config: coachConfig, bus, pglite });
 const bodyMetricsUrl = await bodyMetrics.listen({ host: "127.0.0.1", port: 0 });
 const nutritionUrl = await nutrition.listen({ host: "127.0.0.1", port: 0 });
 const workoutsUrl = await workouts.listen({ host: "127.0.0.1", port: 0 });
@@ -63,15 +67,17 @@ const gateway = await buildGateway({
     WORKOUTS_URL: workoutsUrl,
   }),
   bus,
+  pglite,
 });
 gateway.addHook("onClose", async () => {
   await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
   await bus.close();
+  await pglite?.close();
 });
 const url = await runUntilSignalled({ app: gateway, host: config.HOST, port: config.PORT });
 
 console.log(`
-Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${config.NATS_URL ? "NATS" : "in-process bus"},
+Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : pglite ? "embedded PGlite" : "embedded PGlite, a folder per service"}, ${config.NATS_URL ? "NATS" : "in-process bus"},
   coach: ${coachConfig.COACH_MODEL_URL ? `model ${coachConfig.COACH_MODEL} at ${coachConfig.COACH_MODEL_URL}` : "built-in estimator (set COACH_MODEL_URL for a language model)"})
   API description:   ${url}/openapi.json
   Get an API key:    npx -y pnpm@10 create-key you@example.com      (prints the key as its last line)

@@ -12,6 +12,8 @@ import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
 // The root package does not list @fit/bus (only the embedded mode needs it here), so it is reached by path, as
 // nutrition-accounts.ts reaches the projection model.
 import { createBus, type Bus, type Logger } from "@fit/bus";
+import type { SharedPGlite } from "@fit/db";
+import { openEmbeddedDatabases } from "../../launcher/src/embedded-databases.ts";
 
 /** PostgreSQL + NATS, as in production: each service with its own connection and schema. */
 interface ServerOptions {
@@ -33,12 +35,22 @@ type SystemOptions = (ServerOptions | EmbeddedOptions) & { port?: number };
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Where the services keep their data, and how it is thrown away afterwards. */
-const backing = async (options: SystemOptions) => {
+const backing = async (options: SystemOptions, dataDir: string) => {
   if (options.embedded) {
     // Built exactly as launcher/src/all-in-one.ts does: createBus without natsUrl is the in-process bus, and
-    // the same instance is handed to every service (a bus of each service's own would link nothing).
+    // the same instance is handed to every service (a bus of each service's own would link nothing); so is
+    // the one PGlite, a schema per service.
     const bus = await createBus({ natsUrl: undefined, name: "all-in-one", logger: silent, streams: allEvents });
-    return { env: {}, bus, drop: () => bus.close() };
+    const pglite = await openEmbeddedDatabases(dataDir);
+    return {
+      env: {},
+      bus,
+      pglite,
+      drop: async () => {
+        await bus.close();
+        await pglite?.close();
+      },
+    };
   }
   const { databaseUrl, natsUrl } = options;
   const database = await createTestDatabase(databaseUrl);
@@ -47,7 +59,7 @@ const backing = async (options: SystemOptions) => {
     await database.drop();
     await deleteNamespaceStreams(natsUrl, env.NATS_NAMESPACE);
   };
-  return { env, bus: undefined as Bus | undefined, drop };
+  return { env, bus: undefined as Bus | undefined, pglite: undefined as SharedPGlite | undefined, drop };
 };
 
 /**
@@ -57,8 +69,8 @@ const backing = async (options: SystemOptions) => {
  * `{ embedded: true }`, as `pnpm start` runs it on a fresh machine (PGlite, one shared in-process bus).
  */
 export const startSystem = async (options: SystemOptions) => {
-  const storage = await backing(options);
   const dataDir = await mkdtemp(join(tmpdir(), "fit-system-"));
+  const storage = await backing(options, dataDir);
   const port = options.port ?? (await freePort());
   const env: Record<string, string> = {
     ...storage.env,
@@ -69,11 +81,11 @@ export const startSystem = async (options: SystemOptions) => {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...options.env,
   };
-  const { bus } = storage;
-  const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env), bus });
-  const nutrition = await buildNutrition({ config: loadNutritionConfig(env), bus });
-  const workouts = await buildWorkouts({ config: loadWorkoutsConfig(env), bus });
-  const coach = await buildCoach({ config: loadCoachConfig(env), bus });
+  const { bus, pglite } = storage;
+  const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(env), bus, pglite });
+  const nutrition = await buildNutrition({ config: loadNutritionConfig(env), bus, pglite });
+  const workouts = await buildWorkouts({ config: loadWorkoutsConfig(env), bus, pglite });
+  const coach = await buildCoach({ config: loadCoachConfig(env), bus, pglite });
   const services = {
     bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
     nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
@@ -81,7 +93,7 @@ export const startSystem = async (options: SystemOptions) => {
     coach: await coach.listen({ host: "127.0.0.1", port: 0 }),
   };
   const gatewayEnv = { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition, WORKOUTS_URL: services.workouts };
-  const gateway = await buildGateway({ config: loadGatewayConfig(gatewayEnv), bus });
+  const gateway = await buildGateway({ config: loadGatewayConfig(gatewayEnv), bus, pglite });
   const url = await gateway.listen({ host: "127.0.0.1", port });
   const issueKey = async (email: string, options: IssueKeyOptions = {}) => {
     const issued = await requestAccountKey(adminSocketPath(dataDir), email, options);
@@ -122,7 +134,7 @@ export const startSystem = async (options: SystemOptions) => {
       }
       await gateway.close();
       await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
-      // A shared bus is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
+      // A shared bus (and PGlite) is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
       await storage.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

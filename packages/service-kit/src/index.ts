@@ -10,3 +10,4 @@ export * from "./service.ts";
 export * from "./local-secrets.ts";
 export * from "./account-data.ts";
 export * from "./outbox-pruning.ts";
+export * from "./embedded-pglite.ts";

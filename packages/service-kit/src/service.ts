@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { allEvents } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
-import { migrate, openDatabase, pgliteTemplatePath, type Database, type OutboxSource } from "@fit/db";
+import { migrate, openDatabase, pgliteTemplatePath, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
@@ -27,7 +27,7 @@ export interface ServiceContext<S extends ServiceStore> {
   relay: { kick(): void };
 }
 
-/** Where a service keeps its data: its PostgreSQL schema (PGlite keeps `public`) and Prisma folder. */
+/** Where a service keeps its data: its PostgreSQL schema (a PGlite of its own keeps `public`) and Prisma folder. */
 export interface ServiceDatabase {
   name: string;
   schema: string;
@@ -46,14 +46,28 @@ export interface ServiceDefinition<S extends ServiceStore> extends ServiceDataba
   register(context: ServiceContext<S>): Promise<Stoppable[]>;
 }
 
+/** What a service is built with: its config, and in one process with others the bus and PGlite they share. */
+export interface ServiceDependencies<C extends BaseConfig = BaseConfig> {
+  config: C;
+  bus?: Bus | undefined;
+  /** The embedded process's one PGlite (docs/decisions/0041-one-pglite-for-the-embedded-process.md); else `DATA_DIR/<name>`. */
+  pglite?: SharedPGlite | undefined;
+}
+
 /** Opens a service's database and brings its schema up to date: at start, and for an operator's CLI. */
-export const openServiceDatabase = async (definition: ServiceDatabase, config: Pick<BaseConfig, "DATABASE_URL" | "DATA_DIR">, poolSize: number) => {
+export const openServiceDatabase = async (
+  definition: ServiceDatabase,
+  config: Pick<BaseConfig, "DATABASE_URL" | "DATA_DIR">,
+  poolSize: number,
+  pglite?: SharedPGlite,
+) => {
   const db = await openDatabase({
     url: config.DATABASE_URL,
     schema: definition.schema,
     dataDir: join(config.DATA_DIR, definition.name),
     template: pgliteTemplatePath(definition.prismaDir),
     poolSize,
+    pglite,
   });
   try {
     await migrate(db, {
@@ -74,9 +88,9 @@ export const openServiceDatabase = async (definition: ServiceDatabase, config: P
  */
 export const buildService = async <S extends ServiceStore>(
   definition: ServiceDefinition<S>,
-  { config, bus: sharedBus }: { config: BaseConfig; bus?: Bus | undefined },
+  { config, bus: sharedBus, pglite }: ServiceDependencies,
 ) => {
-  const db = await openServiceDatabase(definition, config, config.DATABASE_POOL_SIZE);
+  const db = await openServiceDatabase(definition, config, config.DATABASE_POOL_SIZE, pglite);
   const store = definition.createStore(db);
   const http = {
     name: definition.name,

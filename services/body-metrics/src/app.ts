@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { Bus } from "@fit/bus";
-import { buildService, serveAccountData } from "@fit/service-kit";
+import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { BodyMetricsConfig } from "./config.ts";
 import { serveWeightIngest } from "./handlers/ingest.ts";
 import { serveBodyMetricsQueries } from "./handlers/queries.ts";
@@ -11,13 +10,18 @@ import { createStore } from "./store/store.ts";
 
 const SERVICE = "body-metrics";
 
+/** Its PostgreSQL schema and Prisma folder, for the launcher's shared PGlite template as well. */
+export const bodyMetricsDatabase: ServiceDatabase = {
+  name: SERVICE,
+  schema: "body_metrics",
+  prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+};
+
 /** Builds the body-metrics service (database migrated, bus handlers served, outbox relayed); never listens. */
-export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; bus?: Bus }) =>
+export const buildBodyMetrics = ({ config, ...shared }: ServiceDependencies<BodyMetricsConfig>) =>
   buildService(
     {
-      name: SERVICE,
-      schema: "body_metrics",
-      prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+      ...bodyMetricsDatabase,
       createStore,
       register: async (context) => {
         weightRoutes(context);
@@ -30,5 +34,5 @@ export const buildBodyMetrics = ({ config, bus }: { config: BodyMetricsConfig; b
         ];
       },
     },
-    { config, bus },
+    { config, ...shared },
   );

@@ -1,2 +1,2 @@
-export { buildBodyMetrics } from "./app.ts";
+export { buildBodyMetrics, bodyMetricsDatabase } from "./app.ts";
 export { loadBodyMetricsConfig } from "./config.ts";

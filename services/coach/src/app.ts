@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { Bus } from "@fit/bus";
-import { buildService, serveAccountData } from "@fit/service-kit";
+import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { CoachConfig } from "./config.ts";
 import { createCoach } from "./handlers/coach.ts";
 import { serveCoachQueries } from "./handlers/queries.ts";
@@ -16,16 +15,21 @@ const startPruning = (store: Store, log: { error(obj: object, msg: string): void
   return { stop: async () => clearInterval(timer) };
 };
 
+/** Its PostgreSQL schema and Prisma folder, for the launcher's shared PGlite template as well. */
+export const coachDatabase: ServiceDatabase = {
+  name: SERVICE,
+  schema: "coach",
+  prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+};
+
 /**
  * Builds the coach: the only service that talks to a language model. It serves no API route of its own; the
  * gateway and the other services ask it over the bus (docs/architecture.md).
  */
-export const buildCoach = ({ config, bus }: { config: CoachConfig; bus?: Bus }) =>
+export const buildCoach = ({ config, ...shared }: ServiceDependencies<CoachConfig>) =>
   buildService(
     {
-      name: SERVICE,
-      schema: "coach",
-      prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+      ...coachDatabase,
       createStore,
       register: async ({ app, store, bus }) => {
         const coach = await createCoach({ config, store, bus, log: app.log });
@@ -36,5 +40,5 @@ export const buildCoach = ({ config, bus }: { config: CoachConfig; bus?: Bus }) 
         ];
       },
     },
-    { config, bus },
+    { config, ...shared },
   );

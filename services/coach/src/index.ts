@@ -1,2 +1,2 @@
-export { buildCoach } from "./app.ts";
+export { buildCoach, coachDatabase } from "./app.ts";
 export { loadCoachConfig } from "./config.ts";

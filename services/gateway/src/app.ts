@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Bus } from "@fit/bus";
 import { AppError } from "@fit/contracts";
-import { buildService, type ServiceDatabase } from "@fit/service-kit";
+import { buildService, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import { authorize, identify } from "./auth/authenticate.ts";
 import { ingestTokenMatcher } from "./auth/ingest-token.ts";
 import { installRateLimits } from "./auth/rate-limits.ts";
@@ -40,7 +39,7 @@ export const gatewayDatabase: ServiceDatabase = {
 };
 
 /** The public edge: sign-in, credentials → internal assertion, scope checks, forwarding, the dashboard. */
-export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus }) =>
+export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayConfig>) =>
   buildService(
     {
       ...gatewayDatabase,
@@ -118,5 +117,5 @@ export const buildGateway = ({ config, bus }: { config: GatewayConfig; bus?: Bus
         return [{ stop: () => admin.close() }, revocations];
       },
     },
-    { config, bus },
+    { config, ...shared },
   );

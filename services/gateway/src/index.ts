@@ -1,4 +1,4 @@
-export { buildGateway } from "./app.ts";
+export { buildGateway, gatewayDatabase } from "./app.ts";
 export { loadGatewayConfig } from "./config.ts";
 export { requestAccountKey } from "./identity/admin-client.ts";
 export type { IssueKeyOptions } from "./identity/issue-account-key.ts";

@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { Bus } from "@fit/bus";
-import { buildService, serveAccountData } from "@fit/service-kit";
+import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
@@ -12,13 +11,18 @@ import { createStore } from "./store/store.ts";
 
 const SERVICE = "nutrition";
 
+/** Its PostgreSQL schema and Prisma folder, for the launcher's shared PGlite template as well. */
+export const nutritionDatabase: ServiceDatabase = {
+  name: SERVICE,
+  schema: "nutrition",
+  prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+};
+
 /** Builds the nutrition service (items, the daily-total projection, its bus handlers); never listens. */
-export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?: Bus }) =>
+export const buildNutrition = ({ config, ...shared }: ServiceDependencies<NutritionConfig>) =>
   buildService(
     {
-      name: SERVICE,
-      schema: "nutrition",
-      prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+      ...nutritionDatabase,
       createStore,
       register: async (context) => {
         itemRoutes(context);
@@ -32,5 +36,5 @@ export const buildNutrition = ({ config, bus }: { config: NutritionConfig; bus?:
         ];
       },
     },
-    { config, bus },
+    { config, ...shared },
   );

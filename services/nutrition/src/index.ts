@@ -1,2 +1,2 @@
-export { buildNutrition } from "./app.ts";
+export { buildNutrition, nutritionDatabase } from "./app.ts";
 export { loadNutritionConfig } from "./config.ts";

@@ -1,6 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { Bus } from "@fit/bus";
-import { buildService, serveAccountData } from "@fit/service-kit";
+import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { WorkoutsConfig } from "./config.ts";
 import { serveWorkoutQueries } from "./handlers/queries.ts";
 import { describeRoute } from "./routes/describe.ts";
@@ -11,13 +10,18 @@ import { createStore } from "./store/store.ts";
 
 const SERVICE = "workouts";
 
+/** Its PostgreSQL schema and Prisma folder, for the launcher's shared PGlite template as well. */
+export const workoutsDatabase: ServiceDatabase = {
+  name: SERVICE,
+  schema: "workouts",
+  prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+};
+
 /** Builds the workouts service (the workout log: described, imported, corrected); never listens. */
-export const buildWorkouts = ({ config, bus }: { config: WorkoutsConfig; bus?: Bus }) =>
+export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<WorkoutsConfig>) =>
   buildService(
     {
-      name: SERVICE,
-      schema: "workouts",
-      prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+      ...workoutsDatabase,
       createStore,
       register: async (context) => {
         workoutRoutes(context);
@@ -31,5 +35,5 @@ export const buildWorkouts = ({ config, bus }: { config: WorkoutsConfig; bus?: B
         ];
       },
     },
-    { config, bus },
+    { config, ...shared },
   );

@@ -1,2 +1,2 @@
-export { buildWorkouts } from "./app.ts";
+export { buildWorkouts, workoutsDatabase } from "./app.ts";
 export { loadWorkoutsConfig } from "./config.ts";

@@ -5,7 +5,7 @@
 // is opened here, migrated, and closed.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { openServiceDatabase } from "@fit/service-kit";
+import { openEmbeddedPGlite, openServiceDatabase } from "@fit/service-kit";
 import { gatewayDatabase } from "../app.ts";
 import { loadCreateKeyConfig, type CreateKeyConfig } from "../config.ts";
 import { adminSocketPath } from "../identity/admin-socket.ts";
@@ -41,7 +41,9 @@ function parse(argv: string[]): { email: string; options: IssueKeyOptions } {
 }
 
 async function issueDirectly(config: CreateKeyConfig, email: string, options: IssueKeyOptions): Promise<IssuedKey> {
-  const db = await openServiceDatabase(gatewayDatabase, config, 2);
+  // Where `pnpm start` keeps it: the embedded process's shared PGlite, unless DATA_DIR has the gateway's own folder.
+  const pglite = config.DATABASE_URL ? undefined : await openEmbeddedPGlite(config.DATA_DIR, [gatewayDatabase.name]);
+  const db = await openServiceDatabase(gatewayDatabase, config, 2, pglite);
   const store = createIdentityStore(db);
   try {
     const identity = createIdentity({
@@ -57,6 +59,7 @@ async function issueDirectly(config: CreateKeyConfig, email: string, options: Is
   } finally {
     await store.close();
     await db.close();
+    await pglite?.close();
   }
 }
 

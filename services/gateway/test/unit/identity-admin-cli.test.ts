@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSharedPGlite } from "@fit/db";
 import { requestAccountKey } from "../../src/identity/admin-client.ts";
 import { startAdminSocket } from "../../src/identity/admin-socket.ts";
 import { silentLogger } from "../../src/identity/logger.ts";
@@ -101,14 +102,16 @@ describe("create-key CLI", () => {
     expect(key).toMatch(/^fit_/);
     // Issuing a key signs nothing: the session secret stays the launcher's to generate.
     expect(existsSync(path.join(dataDir, "secrets"))).toBe(false);
-    const onDisk = await import("@fit/db").then(({ openDatabase }) => openDatabase({ schema: "identity", dataDir: path.join(dataDir, "gateway") }));
-    const store = createIdentityStore(onDisk);
+    // Where `pnpm start` looks: the embedded process's shared PGlite (docs/decisions/0041-one-pglite-for-the-embedded-process.md).
+    expect(existsSync(path.join(dataDir, "gateway"))).toBe(false);
+    const shared = await openSharedPGlite(path.join(dataDir, "pglite"));
+    const store = createIdentityStore(await shared.database("identity"));
     try {
       const caller = await createTestIdentity(store).identity.resolveCaller({ authorization: `Bearer ${key}` });
       expect(caller).toMatchObject({ email: "offline@example.com", scopes: null });
     } finally {
       await store.close();
-      await onDisk.close();
+      await shared.close();
     }
   }, 120_000);
 
