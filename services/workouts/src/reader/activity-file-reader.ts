@@ -3,11 +3,12 @@ import { Piscina } from "piscina";
 import { AppError } from "@fit/contracts";
 import type { ImportedActivity } from "../domain/import/activity-file.ts";
 import type { ReadOutcome } from "./activity-file-worker.ts";
+import { workerExecArgv } from "./worker-exec-argv.ts";
 
 // The build compiles the worker beside the bundle and points this URL at it (scripts/build.mjs).
 const worker = fileURLToPath(new URL("./activity-file-worker.ts", import.meta.url));
 /** Run from TypeScript source by a host that did not load tsx itself (a test runner), the thread needs it. */
-const execArgv = worker.endsWith(".ts") && !process.execArgv.join(" ").includes("tsx") ? [...process.execArgv, "--import", "tsx"] : process.execArgv;
+const execArgv = workerExecArgv(process.execArgv, { needsTsx: worker.endsWith(".ts") });
 
 /**
  * Reads GPX, TCX and FIT files on worker threads: a 10 MiB GPX takes seconds of CPU to parse, which on the
