@@ -69,12 +69,17 @@ const gateway = await buildGateway({
   bus,
   pglite,
 });
-gateway.addHook("onClose", async () => {
-  await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
-  await bus.close();
-  await pglite?.close();
+const url = await runUntilSignalled({
+  app: gateway,
+  host: config.HOST,
+  port: config.PORT,
+  // The gateway first: it stops taking requests and its own relay before the services behind it go.
+  afterClose: async () => {
+    await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), coach.close()]);
+    await bus.close();
+    await pglite?.close();
+  },
 });
-const url = await runUntilSignalled({ app: gateway, host: config.HOST, port: config.PORT });
 
 console.log(`
 Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : pglite ? "embedded PGlite" : "embedded PGlite, a folder per service"}, ${config.NATS_URL ? "NATS" : "in-process bus"},
