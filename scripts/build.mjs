@@ -1,8 +1,11 @@
 // Compiles a workspace package's entry points into one ES module each under its dist/ (docs/decisions/0026-compiled-runtime.md):
-//   node ../../scripts/build.mjs src/main.ts [more entries...]        (run from the package folder)
+//   node ../../scripts/build.mjs [--bundle-dependencies] src/main.ts [more entries...]   (run from the package folder)
 // Workspace code (@fit/* and the package's own, generated Prisma clients included) is bundled; third-party
 // packages stay external, each import rewritten to the file it resolves to from its importer, since a bundle
 // that inlines several packages has no node_modules of its own that holds all of their dependencies.
+// With --bundle-dependencies (the launcher's embedded process) third-party packages are bundled too, but for
+// those that find files beside their own code or that telemetry instruments (STAY_EXTERNAL): node then
+// resolves, reads and compiles a few hundred files at start instead of ~1 700 (docs/decisions/0042-embedded-bundle.md).
 // `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
 // package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
 // Any other `import.meta.url` means the source file it is written in.
@@ -14,6 +17,22 @@ import * as esbuild from "esbuild";
 
 const outdir = path.resolve("dist");
 const builtins = new Set(builtinModules);
+const bundleDependencies = process.argv.includes("--bundle-dependencies");
+/**
+ * Loaded from node_modules even with --bundle-dependencies: PGlite and Prisma's schema engine read their .wasm
+ * and data files beside their code, piscina and pino start workers from files beside theirs, and OpenTelemetry's
+ * instrumentations patch modules as node loads them.
+ */
+const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/|piscina|pino|thread-stream)(\/|$)/;
+/** What a CommonJS package bundled into an ES module still expects to find in its scope. */
+const COMMONJS_SCOPE = [
+  'import { createRequire as __fitCreateRequire } from "node:module";',
+  'import { fileURLToPath as __fitFileURLToPath } from "node:url";',
+  'import { dirname as __fitDirname } from "node:path";',
+  "const require = __fitCreateRequire(import.meta.url);",
+  "const __filename = __fitFileURLToPath(import.meta.url);",
+  "const __dirname = __fitDirname(__filename);",
+].join(" ");
 const NEW_URL_OR_URL = /new URL\(\s*(["'])([^"'$`]+)\1\s*,\s*import\.meta\.url\s*\)|import\.meta\.url/g;
 
 /** A path from the output folder, as a relative URL an ES module can import. */
@@ -52,6 +71,7 @@ async function bundle(entries) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === "resolving" || args.path.startsWith("@fit/")) return undefined;
         if (args.path.startsWith("node:") || builtins.has(args.path.split("/")[0])) return { path: args.path, external: true };
+        if (bundleDependencies && !STAY_EXTERNAL.test(args.path)) return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" });
         if (found.errors.length) return { errors: found.errors };
         return { path: fromOutdir(found.path), external: true };
@@ -74,12 +94,13 @@ async function bundle(entries) {
     sourcemap: "linked",
     logLevel: "warning",
     plugins: [sourceUrls, externals],
+    ...(bundleDependencies ? { banner: { js: COMMONJS_SCOPE } } : {}),
   });
   return [...workers];
 }
 
 await rm(outdir, { recursive: true, force: true });
-let pending = process.argv.slice(2).map((entry) => path.resolve(entry));
+let pending = process.argv.slice(2).filter((arg) => !arg.startsWith("--")).map((entry) => path.resolve(entry));
 const built = new Set();
 while (pending.length) {
   for (const entry of pending) built.add(entry);

@@ -1,0 +1,89 @@
+// The embedded default as `pnpm start` runs it: the launcher's built bundle (launcher/dist, made by install),
+// third-party packages bundled into it (docs/decisions/0042-embedded-bundle.md), run with the root start
+// script's own node flags. Every other test runs the TypeScript sources; this one proves the shipped artifact
+// serves each part that loads code of its own: the API and its dashboard fan-out, the coach's estimator over the
+// bus, an activity file parsed in a worker thread, a magic-link sign-in, the agent protocol, and a clean stop.
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminSocketPath, requestAccountKey } from "@fit/gateway";
+import { freePort } from "@fit/testing";
+import { makeGpx, straightTrack } from "../../../services/workouts/test/support/activity-files.ts";
+import { runChild } from "../../../test/support/child-process.ts";
+import { client } from "../../../test/support/http.ts";
+import { mcpClient } from "../../../test/support/oauth-agent.ts";
+import { waitFor } from "../../../test/support/wait.ts";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** `node <flags> launcher/dist/all-in-one.js`, read from the root package's start script. */
+const startCommand = async () => {
+  const { scripts } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const [program, ...args] = scripts["start"]!.split(" ");
+  if (program !== "node" || args.at(-1) !== "launcher/dist/all-in-one.js") throw new Error(`unexpected start script: ${scripts["start"]}`);
+  return args;
+};
+
+describe("the embedded default's built bundle", () => {
+  let dataDir: string;
+  let url: string;
+  let server: ReturnType<typeof runChild>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "fit-bundle-"));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+    server = runChild(process.execPath, await startCommand(), { cwd: root, env });
+    await waitFor("the bundle to answer /readyz", async () => {
+      if (!server.running()) throw new Error(`it exited:\n${server.log()}`);
+      return (await fetch(`${url}/readyz`).catch(() => undefined))?.ok || undefined;
+    }, 60_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.kill("SIGINT");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves the API, the coach, a worker-parsed import, sign-in and the agent protocol, then stops cleanly", async () => {
+    const issued = await requestAccountKey(adminSocketPath(dataDir), "bundle@example.com", {});
+    if (!issued) throw new Error(`the admin socket did not answer:\n${server.log()}`);
+    const api = client(url, issued.key);
+
+    expect((await api.post("/api/weight", { weightKg: 80.5 })).status).toBe(200);
+    const dashboard = await api.get("/api/dashboard");
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.weight.latestKg).toBe(80.5);
+
+    const described = await api.post("/api/nutrition/describe", { text: "two eggs and toast" });
+    expect(described.status, server.log()).toBe(200);
+    expect(described.body.items.length).toBeGreaterThan(0);
+
+    const track = straightTrack({ start: new Date("2026-11-17T06:30:00Z"), points: 101, stepM: 10, stepS: 3, startEle: 100, climbPerStepM: 0.1, hr: 150 });
+    const imported = await api.post("/api/workouts/import", Buffer.from(makeGpx(track, { name: "Bundle run", type: "running" })), { "content-type": "application/gpx+xml" });
+    expect(imported.status, server.log()).toBe(200);
+    expect(imported.body.workout).toMatchObject({ summary: "Bundle run", durationS: 300 });
+
+    const asked = await fetch(`${url}/api/auth/sign-in/magic-link`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: url },
+      body: JSON.stringify({ email: "bundle@example.com" }),
+    });
+    expect(asked.status).toBe(200);
+    const link = await waitFor("the printed sign-in link", async () => /https?:\/\/\S+magic-link\/verify\S+/.exec(server.log())?.[0]);
+    const verified = await fetch(link, { redirect: "manual" });
+    expect(verified.headers.getSetCookie().some((cookie) => cookie.includes("session_token="))).toBe(true);
+
+    const agent = await mcpClient(url, issued.key);
+    const { tools } = await agent.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("getDashboard");
+    await agent.close();
+
+    await server.kill("SIGINT");
+    expect(server.running()).toBe(false);
+    expect(server.log()).not.toMatch(/"level":(50|60)/);
+  }, 120_000);
+});
