@@ -1,5 +1,5 @@
-// The service's node flags are spelled out where no code can import them (package scripts, the image's command);
-// this keeps every copy equal to the one the launcher and the benchmarks use.
+// The servers' node flags are spelled out where no code can import them (package scripts, the image's command);
+// this keeps every copy equal to the one the launcher and the benchmarks use, and the embedded process's two.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SERVICE_NODE_FLAGS } from "../../src/service-node-flags.ts";
@@ -9,8 +9,8 @@ const read = (path: string) => readFileSync(new URL(path, root), "utf8");
 const services = ["gateway", "body-metrics", "nutrition", "workouts", "coach"];
 const flags = SERVICE_NODE_FLAGS.join(" ");
 
-describe("the node flags every service runs with", () => {
-  it("are the same in pnpm start:<service>, each service's start and the image's command", () => {
+describe("the node flags the servers run with", () => {
+  it("of every service are the same in pnpm start:<service>, each service's start and the image's command", () => {
     const rootScripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
     for (const service of services) {
       expect(rootScripts[`start:${service}`]).toBe(`node ${flags} services/${service}/dist/main.js`);
@@ -18,5 +18,11 @@ describe("the node flags every service runs with", () => {
       expect(own["start"]).toBe(`node ${flags} dist/main.js`);
     }
     expect(read("infra/Dockerfile")).toContain(`exec node ${flags} services/\${SERVICE`);
+  });
+
+  it("of the embedded process are the same in the root's start and the launcher's own", () => {
+    const rootStart = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts["start"];
+    const launcherStart = (JSON.parse(read("launcher/package.json")) as { scripts: Record<string, string> }).scripts["start"];
+    expect(launcherStart?.replace(" dist/", " launcher/dist/")).toBe(rootStart);
   });
 });

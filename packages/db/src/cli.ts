@@ -5,7 +5,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadCliConfig } from "./cli-config.ts";
-import { migrate } from "./migrate.ts";
+import { migrate, servicePrisma } from "./migrate.ts";
 import { newMigration } from "./new-migration.ts";
 import { openDatabase } from "./open.ts";
 import { pgliteTemplatePath, writePgliteTemplate } from "./template.ts";
@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
   if (!values.service) fail("--service is required");
   const serviceDir = path.resolve(values.service);
   const service = path.basename(serviceDir);
-  const prisma = { schemaPath: path.join(serviceDir, "prisma", "schema.prisma"), migrationsDir: path.join(serviceDir, "prisma", "migrations") };
+  const prisma = servicePrisma(path.join(serviceDir, "prisma"));
 
   if (command === "new") {
     if (!values.name) fail("new needs --name");

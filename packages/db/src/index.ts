@@ -3,7 +3,7 @@
 export type { Database } from "./database.ts";
 export { openDatabase, type DatabaseConfig } from "./open.ts";
 export { isPGliteCluster, openSharedPGlite, type SharedPGlite } from "./pglite.ts";
-export { migrate, type ServicePrisma } from "./migrate.ts";
+export { migrate, servicePrisma, type ServicePrisma } from "./migrate.ts";
 export { newestFirstPage, type PagePosition, type RangePage } from "./keyset.ts";
 export { pgliteTemplatePath, writeSharedPgliteTemplate } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";

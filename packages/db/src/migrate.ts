@@ -1,8 +1,15 @@
 // Applies a service's committed migrations, as `prisma migrate deploy` would, through the WASM engine.
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { noFilters, withEngine } from "./engine.ts";
 import { readMigrations } from "./migrations-dir.ts";
 import { internalsOf, type Database } from "./database.ts";
+
+/** A service's prisma/ folder as migrate() reads it. */
+export const servicePrisma = (prismaDir: string): ServicePrisma => ({
+  schemaPath: path.join(prismaDir, "schema.prisma"),
+  migrationsDir: path.join(prismaDir, "migrations"),
+});
 
 export interface ServicePrisma {
   /** The service's prisma/schema.prisma (the engine wants its datasource block). */

@@ -49,7 +49,6 @@ const statementName = (text: string) => {
   return name;
 };
 
-
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.url) return openPostgres(config.url, config);
   return config.pglite ? config.pglite.database(config.schema) : openPGlite(config.dataDir, config.template);

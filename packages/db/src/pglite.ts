@@ -74,16 +74,23 @@ async function createPGlite(folder: string): Promise<PGlite> {
  * another schema's path, and a service alone on the instance never pays for the switch.
  */
 function schemaTurns(pglite: PGlite) {
-  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = turns();
   let current: string | undefined;
-  return <T>(schema: string, fn: () => Promise<T>): Promise<T> => {
-    const run = queue.then(async () => {
+  return <T>(schema: string, fn: () => Promise<T>): Promise<T> =>
+    inTurn(async () => {
       if (current !== schema) {
         await pglite.exec(`SET search_path TO "${schema}"`);
         current = schema;
       }
       return fn();
     });
+}
+
+/** Runs each function given after the ones given before it have settled, whether they succeeded or not. */
+function turns() {
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = queue.then(fn);
     queue = run.catch(() => {});
     return run;
   };
@@ -149,7 +156,7 @@ async function pgliteDatabase(client: PGliteClient, close: () => Promise<void>, 
   };
   // One process owns a PGlite folder, so an in-process queue is all the mutual exclusion needed.
   const factory = scriptSafeFactory(adapter, (script) => client.exec(script));
-  let queue: Promise<unknown> = Promise.resolve();
+  const migrationTurn = turns();
   // PGlite has one session, in which advisory locks are re-entrant and exclude nothing; one process owns the
   // folder, so the names held in this process are every holder there is.
   const held = new Set<string>();
@@ -165,10 +172,6 @@ async function pgliteDatabase(client: PGliteClient, close: () => Promise<void>, 
         held.delete(name);
       }
     },
-    migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => {
-      const run = queue.then(() => fn(factory));
-      queue = run.catch(() => {});
-      return run;
-    },
+    migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => migrationTurn(() => fn(factory)),
   });
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { allEvents } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
-import { migrate, openDatabase, pgliteTemplatePath, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
+import { migrate, openDatabase, pgliteTemplatePath, servicePrisma, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import type { BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
@@ -70,10 +70,7 @@ export const openServiceDatabase = async (
     pglite,
   });
   try {
-    await migrate(db, {
-      schemaPath: join(definition.prismaDir, "schema.prisma"),
-      migrationsDir: join(definition.prismaDir, "migrations"),
-    });
+    await migrate(db, servicePrisma(definition.prismaDir));
   } catch (error) {
     await db.close();
     throw error;
