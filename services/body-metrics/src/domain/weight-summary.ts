@@ -21,8 +21,8 @@ export const trendStart = (dayEnd: number): number => dayEnd - TREND_MS;
  * Everything a summary needs from the readings before the day's end, whatever their number: the newest
  * reading; the sum and count of the readings in the 7 days ending at it; and per UTC calendar day of the
  * trend window that has readings, its newest reading's time and the sum and count of its readings, oldest day
- * first. The store computes this in SQL (docs/decisions/0028-raw-sql-on-hot-paths.md), so the dashboard's cost
- * does not grow with the readings; `summarizeWeights` is the same over the readings themselves.
+ * first. The store reads this from stored day sums (docs/decisions/0043-weight-day-roll-up.md), so the dashboard's
+ * cost does not grow with the readings; `summarizeWeights` is the same over the readings themselves.
  */
 export interface WeightAggregates {
   newest: Reading;

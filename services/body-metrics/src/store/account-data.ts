@@ -28,6 +28,7 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
   deleteAccount: (accountId) =>
     prisma.$transaction(async (tx) => {
       await tx.weightReading.deleteMany({ where: { accountId } });
+      await tx.weightRollUp.deleteMany({ where: { accountId } });
       await tx.measurement.deleteMany({ where: { accountId } });
       await tx.targets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);

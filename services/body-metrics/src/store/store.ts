@@ -31,9 +31,9 @@ interface AggregateRow {
   note: string | null;
   week_sum: number;
   week_count: number;
-  day_ts: number | null;
-  day_sum: number | null;
-  day_count: number | null;
+  /** [newest reading's time in ms, sum, count] per day, oldest first. */
+  days: [number, number, number][];
+  behind: boolean;
 }
 
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -102,38 +102,63 @@ export const createStore = (db: Database) => {
     },
 
     /**
-     * What the weight summary needs, aggregated in SQL: per UTC day one row, each repeating the newest reading
-     * and the 7-day sum, so the rows are at most 90 whatever the number of readings; null without any reading.
-     * `date_part`, not `extract`: since PostgreSQL 14 `extract` returns numeric, and numeric arithmetic on every
-     * reading was 40 % of the query for 5 000 of them (docs/decisions/0036-hot-paths-on-the-driver.md).
+     * What the weight summary needs, in one statement: the days the account's roll-up holds complete
+     * (`weight_day` within `weight_roll_up`) read as they are, the others (the last days, and any before the
+     * range) summed from their readings, so for a dashboard of today it reads at most 90 stored days and the
+     * readings of the last few, whatever their number (docs/decisions/0043-weight-day-roll-up.md). The week is
+     * the whole days after the one it starts in plus that first day's readings after its start. The days come
+     * as one JSON array: the driver parses 90 rows field by field at several times the cost. When the range has
+     * fallen behind, rolls it forward for the next read. `dayEnd` is the end of a UTC day.
      */
     async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
+      const account = Prisma.sql`${accountId}::uuid`;
       const end = new Date(dayEnd);
-      const rows = await db.query<AggregateRow>(Prisma.sql`
-        WITH newest AS (
-          SELECT ts, weight_kg, body_fat_pct, note FROM weight_reading
-          WHERE account_id = ${accountId}::uuid AND ts < ${end}
+      const endDay = Prisma.sql`(${end}::timestamptz AT TIME ZONE 'UTC')::date`;
+      const trendStartDay = Prisma.sql`(${new Date(trendStart(dayEnd))}::timestamptz AT TIME ZONE 'UTC')::date`;
+      const startOf = (day: Prisma.Sql) => Prisma.sql`(${day})::timestamp AT TIME ZONE 'UTC'`;
+      const [row] = await db.query<AggregateRow>(Prisma.sql`
+        WITH rolled AS (
+          SELECT coalesce(max(since), 'infinity') AS since, coalesce(max(through), 'infinity') AS through
+          FROM weight_roll_up WHERE account_id = ${account}
+        ), newest AS (
+          SELECT ts, weight_kg, body_fat_pct, note, ts - make_interval(secs => ${WEEK_MS / 1000}) AS week_start
+          FROM weight_reading WHERE account_id = ${account} AND ts < ${end}
           ORDER BY ts DESC, id DESC LIMIT 1
-        ), week AS (
-          SELECT sum(r.weight_kg) AS sum, count(*)::int AS count FROM weight_reading r, newest n
-          WHERE r.account_id = ${accountId}::uuid AND r.ts > n.ts - make_interval(secs => ${WEEK_MS / 1000}) AND r.ts < ${end}
-        ), days AS (
-          SELECT floor(date_part('epoch', ts) / 86400) AS day, max(ts) AS ts, sum(weight_kg) AS sum, count(*)::int AS count
-          FROM weight_reading
-          WHERE account_id = ${accountId}::uuid AND ts >= ${new Date(trendStart(dayEnd))} AND ts < ${end}
+        ), span AS (
+          SELECT n.week_start, (n.week_start AT TIME ZONE 'UTC')::date AS week_first_day,
+                 least(${trendStartDay}, (n.week_start AT TIME ZONE 'UTC')::date + 1) AS first_day, r.since, r.through
+          FROM newest n, rolled r
+        ), daily AS (
+          SELECT d.day, d.last_ts, d.sum_kg, d.count FROM weight_day d, span s
+          WHERE d.account_id = ${account} AND d.day >= greatest(s.first_day, s.since) AND d.day <= least(${endDay} - 1, s.through)
+          UNION ALL
+          SELECT (r.ts AT TIME ZONE 'UTC')::date, max(r.ts), sum(r.weight_kg), count(*)::int FROM weight_reading r, span s
+          WHERE r.account_id = ${account} AND r.ts >= ${startOf(Prisma.sql`s.first_day`)} AND r.ts < ${startOf(Prisma.sql`least(s.since, ${endDay})`)}
           GROUP BY 1
+          UNION ALL
+          SELECT (r.ts AT TIME ZONE 'UTC')::date, max(r.ts), sum(r.weight_kg), count(*)::int FROM weight_reading r, span s
+          WHERE r.account_id = ${account} AND r.ts >= ${startOf(Prisma.sql`greatest(s.through + 1, s.first_day)`)} AND r.ts < ${end}
+          GROUP BY 1
+        ), week AS (
+          SELECT (SELECT coalesce(sum(d.sum_kg), 0) FROM daily d WHERE d.day > s.week_first_day) + f.sum_kg AS sum,
+                 (SELECT coalesce(sum(d.count), 0)::int FROM daily d WHERE d.day > s.week_first_day) + f.count AS count
+          FROM span s CROSS JOIN LATERAL (
+            SELECT coalesce(sum(r.weight_kg), 0) AS sum_kg, count(*)::int AS count FROM weight_reading r
+            WHERE r.account_id = ${account} AND r.ts > s.week_start AND r.ts < ${startOf(Prisma.sql`s.week_first_day + 1`)}
+          ) f
         )
         SELECT date_part('epoch', n.ts) * 1000 AS newest_ts, n.weight_kg, n.body_fat_pct, n.note,
                w.sum AS week_sum, w.count AS week_count,
-               date_part('epoch', d.ts) * 1000 AS day_ts, d.sum AS day_sum, d.count AS day_count
-        FROM newest n CROSS JOIN week w LEFT JOIN days d ON true
-        ORDER BY d.day`);
-      const [first] = rows;
-      if (!first) return null;
+               (SELECT coalesce(json_agg(json_build_array(date_part('epoch', d.last_ts) * 1000, d.sum_kg, d.count) ORDER BY d.day), '[]')
+                FROM daily d WHERE d.day >= ${trendStartDay}) AS days,
+               (SELECT through = 'infinity' OR through < weight_day_kept_through() - 1 FROM rolled) AS behind
+        FROM newest n CROSS JOIN week w`);
+      if (!row) return null;
+      if (row.behind) await db.query(Prisma.sql`SELECT weight_day_roll_forward(${account})`);
       return {
-        newest: { ts: first.newest_ts, weightKg: first.weight_kg, bodyFatPct: first.body_fat_pct, note: first.note },
-        week: { sum: first.week_sum, count: first.week_count },
-        days: rows.flatMap((r) => (r.day_ts === null ? [] : [{ ts: r.day_ts, sum: r.day_sum!, count: r.day_count! }])),
+        newest: { ts: row.newest_ts, weightKg: row.weight_kg, bodyFatPct: row.body_fat_pct, note: row.note },
+        week: { sum: row.week_sum, count: row.week_count },
+        days: row.days.map(([ts, sum, count]) => ({ ts, sum, count })),
       };
     },
 

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, openDatabase, type Database } from "@fit/db";
 import { DAY_MS, endOfDay, summarizeWeights, summaryOf, type Reading } from "../../src/domain/weight-summary.ts";
+import { Prisma } from "../../src/store/generated/client.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
 const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
@@ -59,5 +63,113 @@ describe("the weight summary aggregated in SQL", () => {
     await store.addReading({ id: randomUUID(), accountId, ts: last + 1, weightKg: 80, bodyFatPct: null, note: null, source: "manual" });
     expect(await store.weightAggregates(accountId, last)).toBeNull();
     expect(await store.weightAggregates(randomUUID(), last)).toBeNull();
+  });
+
+  it("stays true through deletes, a note's edit, a repeated scale reading, a reading moved to another day and concurrent writes", async () => {
+    const accountId = randomUUID();
+    const stored = new Map<string, Reading>();
+    const add = async (r: Reading, externalId?: string) => {
+      const id = randomUUID();
+      const row = { ...r, id, accountId, source: "scale" as const };
+      if (externalId === undefined) await store.addReading(row);
+      else if (!(await store.ingestReading({ ...row, externalId }))) return;
+      stored.set(id, r);
+    };
+    const expectSummariesOfStored = async (when: string) => {
+      for (const date of [LAST_DAY, "2026-11-19", "2026-11-15"]) {
+        const dayEnd = endOfDay(date);
+        const aggregates = await store.weightAggregates(accountId, dayEnd);
+        expect(aggregates && summaryOf(aggregates), `${when}, ${date}`).toEqual(summarizeWeights([...stored.values()].filter((r) => r.ts < dayEnd), dayEnd));
+      }
+    };
+    const reading = (ts: number, weightKg: number): Reading => ({ ts, weightKg, bodyFatPct: null, note: null });
+
+    await Promise.all(Array.from({ length: 60 }, (_, i) => add(reading(last - 1 - i * 3_600_000, 80 + (i % 8) * 0.25))));
+    await expectSummariesOfStored("after the inserts");
+
+    const ids = [...stored.keys()];
+    const newest = ids[0]!;
+    await Promise.all([
+      ...ids.slice(0, 30).filter((_, i) => i % 3 === 0).map((id) => store.deleteReading(accountId, id).then(() => stored.delete(id))),
+      ...Array.from({ length: 10 }, (_, i) => add(reading(last - 30 * 60_000 - i * 7_200_000, 82.5))),
+    ]);
+    expect(stored.has(newest), "the newest reading of the last day was deleted").toBe(false);
+    await expectSummariesOfStored("after deletes among new readings");
+
+    await add(reading(last - 5 * DAY_MS, 90), "scale-1");
+    await add(reading(last - 5 * DAY_MS, 90), "scale-1");
+    await expectSummariesOfStored("after a scale sent one reading twice");
+
+    const edited = ids[1]!;
+    expect(await store.setReadingNote(accountId, edited, "after the gym")).toBe(true);
+    stored.set(edited, { ...stored.get(edited)!, note: "after the gym" });
+    await expectSummariesOfStored("after a note's edit");
+
+    const moved = ids[2]!;
+    await db.query(Prisma.sql`UPDATE weight_reading SET ts = ts - interval '3 days', weight_kg = 70 WHERE id = ${moved}::uuid`);
+    stored.set(moved, { ...stored.get(moved)!, ts: stored.get(moved)!.ts - 3 * DAY_MS, weightKg: 70 });
+    await expectSummariesOfStored("after a reading moved three days back");
+  });
+
+  it("sums the last days from their readings and the older ones from the roll-up, before and after rolling it forward", async () => {
+    const accountId = randomUUID();
+    const now = Date.now();
+    const readings = Array.from({ length: 20 * 12 }, (_, i): Reading => ({ ts: now - i * 7_200_000, weightKg: 78 + (i % 11) * 0.25, bodyFatPct: null, note: null }));
+    await Promise.all(readings.map((r) => store.addReading({ ...r, id: randomUUID(), accountId, source: "scale" })));
+    const rollUp = () => db.query<{ through: string }>(Prisma.sql`SELECT through::text FROM weight_roll_up WHERE account_id = ${accountId}::uuid`);
+    expect(await rollUp(), "no range before the first read").toEqual([]);
+    for (const round of ["the first reads (the first rolls the range forward)", "reads again"]) {
+      for (const back of [0, 1, 2, 3, 4, 5, 9, 19, 25]) {
+        const dayEnd = endOfDay(new Date(now - back * DAY_MS).toISOString().slice(0, 10));
+        const aggregates = await store.weightAggregates(accountId, dayEnd);
+        expect(aggregates && summaryOf(aggregates), `${round}, ${back} days back`).toEqual(summarizeWeights(readings.filter((r) => r.ts < dayEnd), dayEnd));
+      }
+    }
+    expect(await rollUp(), "the range ends four days before today").toEqual([{ through: new Date(now - 4 * DAY_MS).toISOString().slice(0, 10) }]);
+    const kept = await db.query<{ day: string }>(Prisma.sql`SELECT max(day)::text AS day FROM weight_day WHERE account_id = ${accountId}::uuid`);
+    expect(kept, "the last three days are not kept").toEqual([{ day: new Date(now - 3 * DAY_MS).toISOString().slice(0, 10) }]);
+  });
+
+  it("forgets an erased account's days", async () => {
+    const accountId = randomUUID();
+    for (let i = 0; i < 5; i++) await store.addReading({ id: randomUUID(), accountId, ts: last - 1 - i * DAY_MS, weightKg: 80, bodyFatPct: null, note: null, source: "manual" });
+    expect(await store.weightAggregates(accountId, last)).not.toBeNull();
+    const rows = () => db.query<{ n: number }>(Prisma.sql`
+      SELECT (SELECT count(*) FROM weight_day WHERE account_id = ${accountId}::uuid)::int
+           + (SELECT count(*) FROM weight_roll_up WHERE account_id = ${accountId}::uuid)::int AS n`);
+    expect(await rows()).toEqual([{ n: 6 }]);
+    await store.accountData.deleteAccount(accountId);
+    expect(await rows()).toEqual([{ n: 0 }]);
+    expect(await store.weightAggregates(accountId, last)).toBeNull();
+  });
+});
+
+describe("the daily roll-up's migration", () => {
+  it("sums the readings stored before it", async () => {
+    const migrations = path.join(prismaDir, "migrations");
+    const older = await mkdtemp(path.join(tmpdir(), "body-metrics-migrations-"));
+    const names = (await readdir(migrations)).sort();
+    const rollUp = names.findIndex((name) => name.endsWith("_weight_day_roll_up"));
+    expect(rollUp).toBeGreaterThan(0);
+    for (const name of names.slice(0, rollUp)) await cp(path.join(migrations, name), path.join(older, name), { recursive: true });
+    await cp(path.join(migrations, "migration_lock.toml"), path.join(older, "migration_lock.toml"));
+    const before = await openDatabase({ schema: "body_metrics", dataDir: "memory://" });
+    try {
+      await migrate(before, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: older });
+      const accountId = randomUUID();
+      const readings = history().slice(1_000, 1_400);
+      await before.query(Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg, body_fat_pct, note, source)
+        SELECT gen_random_uuid(), ${accountId}::uuid, to_timestamp(r.ts / 1000.0), r.kg, r.fat, r.note, 'scale'
+        FROM unnest(${readings.map((r) => r.ts)}::float8[], ${readings.map((r) => r.weightKg)}::float8[],
+                    ${readings.map((r) => r.bodyFatPct)}::float8[], ${readings.map((r) => r.note)}::text[]) AS r(ts, kg, fat, note)`);
+      await migrate(before, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: migrations });
+      const migrated = createStore(before);
+      const aggregates = await migrated.weightAggregates(accountId, last);
+      await migrated.close();
+      expect(aggregates && summaryOf(aggregates)).toEqual(summarizeWeights(readings, last));
+    } finally {
+      await before.close();
+      await rm(older, { recursive: true, force: true });
+    }
   });
 });

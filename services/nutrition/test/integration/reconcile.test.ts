@@ -1,29 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openServiceDatabase } from "@fit/service-kit";
-import { createTestDatabase } from "@fit/testing";
-import type { Database } from "@fit/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openReplicaDatabases } from "@fit/testing";
 import { reconcileTotals, STALE_PENDING_MS } from "../../src/handlers/reconcile.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
 // Two replicas of nutrition on one PostgreSQL database: each with its own pool, as two processes would have.
 const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-const opened: Database[] = [];
+let databases: Awaited<ReturnType<typeof openReplicaDatabases>>;
 let replicas: Store[];
 
 beforeAll(async () => {
-  database = await createTestDatabase(inject("databaseUrl"));
-  for (let i = 0; i < 2; i++) {
-    opened.push(await openServiceDatabase({ name: "nutrition", schema: "nutrition", prismaDir }, { DATABASE_URL: database.url, DATA_DIR: "unused" }, 2));
-  }
-  replicas = opened.map((db) => createStore(db));
+  databases = await openReplicaDatabases({ name: "nutrition", schema: "nutrition", prismaDir }, 2, 2);
+  replicas = databases.replicas.map((db) => createStore(db));
 });
 afterAll(async () => {
   await Promise.all(replicas.map((store) => store.close()));
-  await Promise.all(opened.map((db) => db.close()));
-  await database.drop();
+  await databases.close();
 });
 
 const options = () => ({ windowDays: 14, now: Date.now() + STALE_PENDING_MS + 1000 });
