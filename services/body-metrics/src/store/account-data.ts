@@ -27,8 +27,9 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
   },
   deleteAccount: (accountId) =>
     prisma.$transaction(async (tx) => {
-      await tx.weightReading.deleteMany({ where: { accountId } });
+      // The range first: a read rolling it forward locks it before the day locks the readings' delete takes.
       await tx.weightRollUp.deleteMany({ where: { accountId } });
+      await tx.weightReading.deleteMany({ where: { accountId } });
       await tx.measurement.deleteMany({ where: { accountId } });
       await tx.targets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);

@@ -112,9 +112,11 @@ export const createStore = (db: Database) => {
      */
     async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
       const account = Prisma.sql`${accountId}::uuid`;
-      const end = new Date(dayEnd);
-      const endDay = Prisma.sql`(${end}::timestamptz AT TIME ZONE 'UTC')::date`;
-      const trendStartDay = Prisma.sql`(${new Date(trendStart(dayEnd))}::timestamptz AT TIME ZONE 'UTC')::date`;
+      // Instants as epoch seconds: a JavaScript Date cannot spell the years 0 and 10 000 that 0001-01-01 and
+      // 9999-12-31 reach, PostgreSQL can.
+      const end = Prisma.sql`to_timestamp(${dayEnd / 1000}::float8)`;
+      const endDay = Prisma.sql`(${end} AT TIME ZONE 'UTC')::date`;
+      const trendStartDay = Prisma.sql`(to_timestamp(${trendStart(dayEnd) / 1000}::float8) AT TIME ZONE 'UTC')::date`;
       const startOf = (day: Prisma.Sql) => Prisma.sql`(${day})::timestamp AT TIME ZONE 'UTC'`;
       const [row] = await db.query<AggregateRow>(Prisma.sql`
         WITH rolled AS (

@@ -24,6 +24,7 @@ afterAll(async () => {
 });
 
 const LAST_DAY = "2026-11-22";
+const reading0 = (ts: number, weightKg: number): Reading => ({ ts, weightKg, bodyFatPct: null, note: null });
 const last = endOfDay(LAST_DAY);
 
 /**
@@ -128,6 +129,18 @@ describe("the weight summary aggregated in SQL", () => {
     expect(await rollUp(), "the range ends four days before today").toEqual([{ through: new Date(now - 4 * DAY_MS).toISOString().slice(0, 10) }]);
     const kept = await db.query<{ day: string }>(Prisma.sql`SELECT max(day)::text AS day FROM weight_day WHERE account_id = ${accountId}::uuid`);
     expect(kept, "the last three days are not kept").toEqual([{ day: new Date(now - 3 * DAY_MS).toISOString().slice(0, 10) }]);
+  });
+
+  it("answers for the first and the last day a date can name", async () => {
+    const accountId = randomUUID();
+    const readings = [reading0(Date.parse("1970-01-02T12:00:00Z"), 81), reading0(last - 1, 79)];
+    for (const r of readings) await store.addReading({ ...r, id: randomUUID(), accountId, source: "manual" });
+    expect(await store.weightAggregates(accountId, endOfDay("0001-01-01"))).toBeNull();
+    for (const date of ["1970-01-02", "9999-12-31"]) {
+      const dayEnd = endOfDay(date);
+      const aggregates = await store.weightAggregates(accountId, dayEnd);
+      expect(aggregates && summaryOf(aggregates), date).toEqual(summarizeWeights(readings.filter((r) => r.ts < dayEnd), dayEnd));
+    }
   });
 
   it("forgets an erased account's days", async () => {
