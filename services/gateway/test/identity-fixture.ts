@@ -1,8 +1,7 @@
 // Test helpers for the identity module: a migrated database (in-memory PGlite, or PostgreSQL in a schema of
 // its own), an identity over it whose magic links land in an array, and a counter of SQL round trips.
-import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { migrate, openDatabase, type Database } from "@fit/db";
+import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
 import { createIdentity, type Identity, type IdentityOptions } from "../src/identity/identity.ts";
 import type { MagicLinkMessage } from "../src/identity/mailer.ts";
 import { PrismaClient } from "../src/store/generated/client.ts";
@@ -23,7 +22,7 @@ export interface IdentityDb {
 
 export async function openIdentityDb(options: { url?: string; schema?: string } = {}): Promise<IdentityDb> {
   const db = await openDatabase({ url: options.url, schema: options.schema ?? "identity", dataDir: "memory://", poolSize: 4 });
-  await migrate(db, { schemaPath: path.join(prismaDir, "schema.prisma"), migrationsDir: path.join(prismaDir, "migrations") });
+  await migrate(db, servicePrisma(prismaDir));
   const queries = {
     count: 0,
     sql: [] as string[],

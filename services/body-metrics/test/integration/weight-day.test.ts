@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReplicaDatabases } from "@fit/testing";
+import { bodyMetricsDatabase } from "../../src/app.ts";
 import { endOfDay, summarizeWeights, summaryOf, type Reading } from "../../src/domain/weight-summary.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
 // Two replicas of body-metrics on one PostgreSQL database, each with its own pool, as two processes would have:
 // the daily roll-up's triggers run in many sessions at once only here (PGlite has one).
-const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
 let databases: Awaited<ReturnType<typeof openReplicaDatabases>>;
 let replicas: Store[];
 
 beforeAll(async () => {
-  databases = await openReplicaDatabases({ name: "body-metrics", schema: "body_metrics", prismaDir }, 2, 8);
+  databases = await openReplicaDatabases(bodyMetricsDatabase, 2, 8);
   replicas = databases.replicas.map((db) => createStore(db));
 });
 afterAll(async () => {

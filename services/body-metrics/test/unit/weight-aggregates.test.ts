@@ -2,20 +2,20 @@ import { randomUUID } from "node:crypto";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openDatabase, type Database } from "@fit/db";
+import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
+import { bodyMetricsDatabase } from "../../src/app.ts";
 import { DAY_MS, endOfDay, summarizeWeights, summaryOf, type Reading } from "../../src/domain/weight-summary.ts";
 import { Prisma } from "../../src/store/generated/client.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
-const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
+const { schema, prismaDir } = bodyMetricsDatabase;
 let db: Database;
 let store: Store;
 
 beforeAll(async () => {
-  db = await openDatabase({ schema: "body_metrics", dataDir: "memory://" });
-  await migrate(db, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: `${prismaDir}migrations` });
+  db = await openDatabase({ schema, dataDir: "memory://" });
+  await migrate(db, servicePrisma(prismaDir));
   store = createStore(db);
 });
 afterAll(async () => {
@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 const LAST_DAY = "2026-11-22";
-const reading0 = (ts: number, weightKg: number): Reading => ({ ts, weightKg, bodyFatPct: null, note: null });
+/** A reading with neither body fat nor a note. */
+const reading = (ts: number, weightKg: number): Reading => ({ ts, weightKg, bodyFatPct: null, note: null });
 const last = endOfDay(LAST_DAY);
 
 /**
@@ -83,7 +84,6 @@ describe("the weight summary aggregated in SQL", () => {
         expect(aggregates && summaryOf(aggregates), `${when}, ${date}`).toEqual(summarizeWeights([...stored.values()].filter((r) => r.ts < dayEnd), dayEnd));
       }
     };
-    const reading = (ts: number, weightKg: number): Reading => ({ ts, weightKg, bodyFatPct: null, note: null });
 
     await Promise.all(Array.from({ length: 60 }, (_, i) => add(reading(last - 1 - i * 3_600_000, 80 + (i % 8) * 0.25))));
     await expectSummariesOfStored("after the inserts");
@@ -115,7 +115,7 @@ describe("the weight summary aggregated in SQL", () => {
   it("sums the last days from their readings and the older ones from the roll-up, before and after rolling it forward", async () => {
     const accountId = randomUUID();
     const now = Date.now();
-    const readings = Array.from({ length: 20 * 12 }, (_, i): Reading => ({ ts: now - i * 7_200_000, weightKg: 78 + (i % 11) * 0.25, bodyFatPct: null, note: null }));
+    const readings = Array.from({ length: 20 * 12 }, (_, i) => reading(now - i * 7_200_000, 78 + (i % 11) * 0.25));
     await Promise.all(readings.map((r) => store.addReading({ ...r, id: randomUUID(), accountId, source: "scale" })));
     const rollUp = () => db.query<{ through: string }>(Prisma.sql`SELECT through::text FROM weight_roll_up WHERE account_id = ${accountId}::uuid`);
     expect(await rollUp(), "no range before the first read").toEqual([]);
@@ -133,7 +133,7 @@ describe("the weight summary aggregated in SQL", () => {
 
   it("answers for the first and the last day a date can name", async () => {
     const accountId = randomUUID();
-    const readings = [reading0(Date.parse("1970-01-02T12:00:00Z"), 81), reading0(last - 1, 79)];
+    const readings = [reading(Date.parse("1970-01-02T12:00:00Z"), 81), reading(last - 1, 79)];
     for (const r of readings) await store.addReading({ ...r, id: randomUUID(), accountId, source: "manual" });
     expect(await store.weightAggregates(accountId, endOfDay("0001-01-01"))).toBeNull();
     for (const date of ["1970-01-02", "9999-12-31"]) {
@@ -159,23 +159,23 @@ describe("the weight summary aggregated in SQL", () => {
 
 describe("the daily roll-up's migration", () => {
   it("sums the readings stored before it", async () => {
-    const migrations = path.join(prismaDir, "migrations");
+    const { schemaPath, migrationsDir: migrations } = servicePrisma(prismaDir);
     const older = await mkdtemp(path.join(tmpdir(), "body-metrics-migrations-"));
     const names = (await readdir(migrations)).sort();
     const rollUp = names.findIndex((name) => name.endsWith("_weight_day_roll_up"));
     expect(rollUp).toBeGreaterThan(0);
     for (const name of names.slice(0, rollUp)) await cp(path.join(migrations, name), path.join(older, name), { recursive: true });
     await cp(path.join(migrations, "migration_lock.toml"), path.join(older, "migration_lock.toml"));
-    const before = await openDatabase({ schema: "body_metrics", dataDir: "memory://" });
+    const before = await openDatabase({ schema, dataDir: "memory://" });
     try {
-      await migrate(before, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: older });
+      await migrate(before, { schemaPath, migrationsDir: older });
       const accountId = randomUUID();
       const readings = history().slice(1_000, 1_400);
       await before.query(Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg, body_fat_pct, note, source)
         SELECT gen_random_uuid(), ${accountId}::uuid, to_timestamp(r.ts / 1000.0), r.kg, r.fat, r.note, 'scale'
         FROM unnest(${readings.map((r) => r.ts)}::float8[], ${readings.map((r) => r.weightKg)}::float8[],
                     ${readings.map((r) => r.bodyFatPct)}::float8[], ${readings.map((r) => r.note)}::text[]) AS r(ts, kg, fat, note)`);
-      await migrate(before, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: migrations });
+      await migrate(before, { schemaPath, migrationsDir: migrations });
       const migrated = createStore(before);
       const aggregates = await migrated.weightAggregates(accountId, last);
       await migrated.close();

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { migrate, openDatabase, type Database } from "@fit/db";
+import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
 import { createTestDatabase } from "@fit/testing";
 import { createStore, type Store } from "../../src/store/store.ts";
 
@@ -15,7 +15,7 @@ let store: Store;
 beforeAll(async () => {
   testDb = await createTestDatabase(inject("databaseUrl"));
   db = await openDatabase({ url: testDb.url, schema: "coach", dataDir: "unused", poolSize: 10 });
-  await migrate(db, { schemaPath: `${prismaDir}schema.prisma`, migrationsDir: `${prismaDir}migrations` });
+  await migrate(db, servicePrisma(prismaDir));
   store = createStore(db);
 });
 afterAll(async () => {

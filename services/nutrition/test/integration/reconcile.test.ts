@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openReplicaDatabases } from "@fit/testing";
+import { nutritionDatabase } from "../../src/app.ts";
 import { reconcileTotals, STALE_PENDING_MS } from "../../src/handlers/reconcile.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
 
 // Two replicas of nutrition on one PostgreSQL database: each with its own pool, as two processes would have.
-const prismaDir = fileURLToPath(new URL("../../prisma/", import.meta.url));
 let databases: Awaited<ReturnType<typeof openReplicaDatabases>>;
 let replicas: Store[];
 
 beforeAll(async () => {
-  databases = await openReplicaDatabases({ name: "nutrition", schema: "nutrition", prismaDir }, 2, 2);
+  databases = await openReplicaDatabases(nutritionDatabase, 2, 2);
   replicas = databases.replicas.map((db) => createStore(db));
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, openDatabase, type Database } from "@fit/db";
+import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
 import { reconcileTotals, STALE_PENDING_MS } from "../../src/handlers/reconcile.ts";
 import { PrismaClient } from "../../src/store/generated/client.ts";
 import { createStore, type Store } from "../../src/store/store.ts";
@@ -17,7 +17,7 @@ let store: Store;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "fit-reconcile-"));
   db = await openDatabase({ dataDir: join(dir, "db"), schema: "nutrition" });
-  await migrate(db, { schemaPath: join(prismaDir, "schema.prisma"), migrationsDir: join(prismaDir, "migrations") });
+  await migrate(db, servicePrisma(prismaDir));
   store = createStore(db);
 });
 afterAll(async () => {
