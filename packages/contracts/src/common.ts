@@ -10,20 +10,21 @@ export const CreatedAck = z
   .meta({ id: "CreatedAck", description: "Acknowledgement of a create, with the new resource's id." });
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /**
- * A real calendar day of the years 0001 to 9999: `2026-02-30` and `today` are refused, not rolled over. Year 0
- * is refused because the week of 0001-01-01 starts on that Monday, so no day a service derives from a valid
- * one leaves the four-digit years.
+ * A real calendar day of the years 0001 to 9999 (proleptic Gregorian, as Date counts): `2026-02-30` and `today`
+ * are refused, not rolled over. Year 0 is refused because the week of 0001-01-01 starts on that Monday, so no day
+ * a service derives from a valid one leaves the four-digit years. Arithmetic rather than a Date: every request
+ * and reply with a day in it passes here, the dashboard's several times.
  */
 export const isCalendarDate = (value: string): boolean => {
   const match = DAY.exec(value);
   if (!match) return false;
-  const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  return d <= (m === 2 && isLeapYear(y) ? 29 : DAYS_IN_MONTH[m - 1]!);
 };
 
 export const CalendarDate = z
