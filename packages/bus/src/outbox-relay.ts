@@ -11,6 +11,12 @@ export interface OutboxRelayOptions {
   /** Pause between passes when the outbox is empty. Default 200. */
   intervalMs?: number;
   batchSize?: number;
+  /**
+   * How long a kick waits for more writes before the pass runs, so that one pass carries them all. Default 20:
+   * at one write at a time a pass per write cost body-metrics as much CPU as the write itself, and ran beside
+   * the next request (docs/decisions/0045-outbox-kicks-coalesced.md).
+   */
+  coalesceMs?: number;
   /** Ceiling of the back-off after failures; with the source's lease it must stay inside the duplicate window. */
   maxBackoffMs?: number;
 }
@@ -30,7 +36,7 @@ export interface OutboxRelay {
  * is ever sent twice, and that second send comes within a back-off or a lease, inside the duplicate window.
  */
 export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
-  const { bus, source, logger, intervalMs = 200, batchSize = 100, maxBackoffMs = 5_000 } = options;
+  const { bus, source, logger, intervalMs = 200, batchSize = 100, coalesceMs = 20, maxBackoffMs = 5_000 } = options;
   if (maxBackoffMs + source.leaseMs >= DUPLICATE_WINDOW_MS) {
     throw new RangeError(`back-off ${maxBackoffMs} ms plus lease ${source.leaseMs} ms must stay inside the ${DUPLICATE_WINDOW_MS} ms duplicate window`);
   }
@@ -38,6 +44,7 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   let kicked = false;
   let failures = 0;
   let wake: (() => void) | null = null;
+  let coalescing: NodeJS.Timeout | undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -93,8 +100,8 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
         delay = Math.min(intervalMs * 2 ** failures, maxBackoffMs);
         logger.error({ err, failures, retryInMs: delay }, "outbox relay pass failed; rows stay pending");
       }
-      // A kick during the pass may be for a row committed after the claim, so look again at once.
-      if (!stopped && !(kicked && failures === 0)) await sleep(delay);
+      // A kick during the pass may be for a row committed after the claim, so look again soon.
+      if (!stopped) await sleep(kicked && failures === 0 ? Math.min(delay, coalesceMs) : delay);
     }
   })();
 
@@ -102,10 +109,16 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
     kick() {
       kicked = true;
       // While backing off, a kick must not turn every write into another attempt against a failing bus.
-      if (failures === 0) wake?.();
+      if (failures === 0 && coalescing === undefined) {
+        coalescing = setTimeout(() => {
+          coalescing = undefined;
+          wake?.();
+        }, coalesceMs);
+      }
     },
     async stop() {
       stopped = true;
+      clearTimeout(coalescing);
       wake?.();
       await loop;
     },

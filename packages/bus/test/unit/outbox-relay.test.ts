@@ -29,6 +29,22 @@ describe("outbox relay", () => {
     await waitFor(() => sent.length === 1, 500);
   });
 
+  it("carries the writes kicked within coalesceMs in one pass", async () => {
+    const outbox = new FakeOutbox();
+    const sent: number[] = [];
+    const r = start(outbox, async (_s, e) => void sent.push((e.data as { n: number }).n), { intervalMs: 60_000, coalesceMs: 100 });
+    await waitFor(() => outbox.claims === 1);
+    for (let n = 0; n < 3; n++) {
+      outbox.add("test.relayed", envelope(n));
+      r.kick();
+      await sleep(10);
+    }
+    expect(sent).toEqual([]);
+    await waitFor(() => sent.length === 3, 500);
+    expect(sent).toEqual([0, 1, 2]);
+    expect(outbox.claims).toBe(2);
+  });
+
   it("drains a backlog in full batches without waiting between them", async () => {
     const outbox = new FakeOutbox();
     for (let n = 0; n < 7; n++) outbox.add("test.relayed", envelope(n));
