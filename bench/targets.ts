@@ -10,7 +10,7 @@ import { runBenchmark } from "./support/cleanup.ts";
 import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
-import { clean, measure, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
+import { clean, measure, QUIET_MAX_MS, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
 import { machine } from "./support/machine.ts";
 import { benchOptions, fixed, phaseTable, table, writeResults } from "./support/report.ts";
 import { HISTORY, seedHistory } from "./support/seed.ts";
@@ -101,7 +101,7 @@ await runBenchmark(async () => {
   // their events for seconds and took the server core from the bare select that came next.
   const busyStarts: string[] = [];
   const phase = async (name: string, spec: LoadSpec, warmupSeconds: number) => {
-    if (!(await untilQuiet(watched)).quiet) busyStarts.push(name);
+    if (!(await untilQuiet(watched))) busyStarts.push(name);
     return (phases[name] = await measure(spec, warmupSeconds, watched));
   };
   const saturated = (name: string, spec: Omit<LoadSpec, "connections" | "duration">) =>
@@ -139,7 +139,7 @@ await runBenchmark(async () => {
   console.log(`\nseeded account: ${HISTORY.weighIns} weigh-ins in ${HISTORY.weighInDays} days, ${HISTORY.measurements} measurements, ${HISTORY.foodItems} food items over ${HISTORY.foodDays} days`);
   console.log(`POST phases stored ${levelled.postedReadings.gateway} (gateway) / ${levelled.postedReadings.baseline} (bare) readings; both topped up to ${levelled.readingsForGet} for GET; outbox drained in ${levelled.outboxDrainMs === null ? "> 60 s" : `${fixed(levelled.outboxDrainMs / 1000)} s`}\n`);
   console.log(phaseTable(phases));
-  if (busyStarts.length) console.log(`(!) not idle after 30 s, measured anyway: ${busyStarts.join("; ")}`);
+  if (busyStarts.length) console.log(`(!) not idle after ${QUIET_MAX_MS / 1000} s, measured anyway: ${busyStarts.join("; ")}`);
   console.log(`\nembedded ${embedded.command}: ready in ${fixed(embedded.fresh.readyMs / 1000)} s fresh / ${fixed(embedded.existing.readyMs / 1000)} s on its data ` +
     `(the node process alone: ${fixed(embedded.fresh.nodeReadyMs / 1000)} / ${fixed(embedded.existing.nodeReadyMs / 1000)} s; ` +
     `npx -y pnpm@10 start on its data: ${fixed(embedded.npxExisting.readyMs / 1000)} s); whole process tree ` +

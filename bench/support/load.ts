@@ -83,23 +83,25 @@ export const measure = async (spec: LoadSpec, warmupSeconds: number, watched: Wa
 /** Below this share of one core, all watched processes together, the platform counts as idle. */
 const QUIET_CORE_SHARE = 0.05;
 const QUIET_WINDOW_MS = 500;
+/** How long a phase waits for an idle platform before it runs on a busy one. */
+export const QUIET_MAX_MS = 30_000;
 
 /**
  * Waits until the watched processes are idle (a consumer still working through the events of the phase before,
- * an outbox draining), so a phase measures its own load only, not the tail of the last one. Resolves with the
- * ms waited; gives up after `maxMs` (and says so in what it resolves: the phase then ran on a busy platform).
+ * an outbox draining), so a phase measures its own load only, not the tail of the last one. False when they
+ * were still busy after QUIET_MAX_MS: the phase then runs on a busy platform.
  */
-export const untilQuiet = async (watched: Watched, maxMs = 30_000): Promise<{ waitedMs: number; quiet: boolean }> => {
+export const untilQuiet = async (watched: Watched): Promise<boolean> => {
   const started = performance.now();
   const total = async () => (await Promise.all(Object.values(watched).map(cpuMsOf))).reduce((a, b) => a + b, 0);
   let before = await total();
-  while (performance.now() - started < maxMs) {
+  while (performance.now() - started < QUIET_MAX_MS) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const now = await total();
-    if (now - before < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return { waitedMs: Math.round(performance.now() - started), quiet: true };
+    if (now - before < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return true;
     before = now;
   }
-  return { waitedMs: Math.round(performance.now() - started), quiet: false };
+  return false;
 };
 
 /** Every request answered 2xx: otherwise the phase measured failures, not the path. */
