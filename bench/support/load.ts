@@ -22,6 +22,8 @@ export interface LoadSpec {
   sequential?: boolean;
   /** With `ratePerSec`: seconds sent at that rate first, uncounted, by the same client (see measure). */
   warmupSeconds?: number;
+  /** The timed sender returns every 2xx's latency too, so runs can be pooled before a percentile is taken. */
+  keepLatencies?: boolean;
 }
 
 /** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
@@ -36,6 +38,8 @@ export interface LoadFigures {
   non2xx: number;
   /** CPU time each watched server process spent per request during the measured run (ms). */
   cpuMsPerRequest?: Record<string, number>;
+  /** Each 2xx's latency (ms), with `keepLatencies`. */
+  latencies?: number[];
 }
 
 /** Server processes whose CPU time a measured run accounts for, by name. */

@@ -77,5 +77,6 @@ const figures: LoadFigures = {
   errors: outcome.errors,
   timeouts: outcome.timeouts,
   non2xx: outcome.non2xx,
+  ...(spec.keepLatencies ? { latencies: latencies.map((ms) => Math.round(ms * 10) / 10) } : {}),
 };
 process.stdout.write(JSON.stringify(figures));
