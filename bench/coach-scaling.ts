@@ -47,12 +47,15 @@ const AGENT_ACCOUNTS = 8;
 const MAX_RETRY_AFTER_S = 5;
 /**
  * The steady rate of the weight phases: the first of these shares of what the platform answers with nobody
- * waiting at which it alone answers within half its latency target (p99 < 100 ms) at p99, tried for
- * CALIBRATION_SECONDS each: at the target itself a run of the same rate still ranged over 0.1–0.7 s.
+ * waiting at which it alone answers within half its latency target (p99 < 100 ms) at p99, in CALIBRATION_PASSES
+ * runs in a row of CALIBRATION_SECONDS each: at the target itself a run of the same rate still ranged over
+ * 0.1–0.7 s, and one lucky run (39 ms at 0.25 of the most) chose a rate at which every later run alone had a
+ * p99 of 195–444 ms, a platform near saturation whose p99 says nothing about the agent traffic.
  */
 const STEADY_SHARES = [0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1];
 const LATENCY_TARGET_MS = 50;
 const CALIBRATION_SECONDS = 5;
+const CALIBRATION_PASSES = 2;
 /** The coach's own machines, stood in for by the load CPU at the lowest priority, so it never delays the weight sender. */
 const COACH_PLACEMENT: Placement = process.env["BENCH_COACH_CPU"] === "server" ? { cpu: SERVER_CPU, nice: 0 } : { cpu: LOAD_CPU, nice: 19 };
 const onServerCpu = (name: string) => COACH_PLACEMENT.cpu === SERVER_CPU || !name.startsWith("coach");
@@ -213,12 +216,16 @@ await runBenchmark(async () => {
   const phases: Record<string, LoadFigures> = {};
   const most = (phases["POST /api/weight alone, as fast as answered"] = await measure(weight, 0, platform.pids));
   const calibration: { share: number; ratePerSec: number; figures: LoadFigures }[] = [];
+  const withinTarget = (figures: LoadFigures) => clean(figures) && figures.p99 < LATENCY_TARGET_MS;
   for (const share of STEADY_SHARES) {
     const ratePerSec = Math.round(most.okPerSec * share);
-    const figures = await measure({ ...weight, ratePerSec, duration: CALIBRATION_SECONDS }, 1, platform.pids);
-    phases[`POST /api/weight alone at ${ratePerSec}/s (${share} of the most, calibration)`] = figures;
-    calibration.push({ share, ratePerSec, figures });
-    if (clean(figures) && figures.p99 < LATENCY_TARGET_MS) break;
+    let passed = 0;
+    do {
+      const figures = await measure({ ...weight, ratePerSec, duration: CALIBRATION_SECONDS }, 1, platform.pids);
+      phases[`POST /api/weight alone at ${ratePerSec}/s (${share} of the most, calibration #${calibration.push({ share, ratePerSec, figures })})`] = figures;
+      if (!withinTarget(figures)) break;
+    } while (++passed < CALIBRATION_PASSES);
+    if (passed === CALIBRATION_PASSES) break;
   }
   const chosen = calibration.at(-1)!;
   const steady: LoadSpec = { ...weight, ratePerSec: chosen.ratePerSec, keepLatencies: true };
@@ -282,7 +289,7 @@ await runBenchmark(async () => {
   console.log(`\n(info) ceiling: COACH_CONCURRENCY ${COACH_CONCURRENCY} per replica / ${MODEL_DELAY_MS / 1000} s = ` +
     `${fixed(COACH_CONCURRENCY / (MODEL_DELAY_MS / 1000))} replies/s per replica; model calls received: ${model.received.length}`);
   console.log(`(info) steady rate ${steady.ratePerSec}/s: ${chosen.share} of the most (${fixed(most.okPerSec)}/s), the first share at which ` +
-    `the platform alone answered with p99 < ${LATENCY_TARGET_MS} ms, or the last tried (${calibration.map((c) => `${c.share}: ${c.figures.p99} ms`).join(", ")})`);
+    `the platform alone answered with p99 < ${LATENCY_TARGET_MS} ms ${CALIBRATION_PASSES} runs in a row, or the last tried (${calibration.map((c) => `${c.share}: ${c.figures.p99} ms`).join(", ")})`);
   const aloneP99s = aloneRuns.map((f) => f.p99);
   console.log(`(info) POST /api/weight p99 of each run alone: ${aloneP99s.join(", ")} ms (${fixed(Math.max(...aloneP99s) / Math.min(...aloneP99s), 2)}x ` +
     `from least to most with no agent traffic at all); with agent callers: ${loadedRuns.map((run) => run.figures.p99).join(", ")} ms; ` +
