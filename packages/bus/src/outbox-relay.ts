@@ -8,8 +8,15 @@ export interface OutboxRelayOptions {
   bus: Pick<Bus, "publish">;
   source: OutboxSource;
   logger: Logger;
-  /** Pause between passes when the outbox is empty. Default 200. */
+  /** Pause after a pass that found rows but not a full batch, and the first once the outbox is empty. Default 200. */
   intervalMs?: number;
+  /**
+   * Ceiling of the pause while passes find nothing: it doubles from intervalMs after each empty pass. Default
+   * 10 × intervalMs. Writes kick their relay, so the poll only finds what no kick announced (a row of a replica
+   * that stopped before its pass); an idle service polling every 200 ms spent ~5 ms of CPU a second on it
+   * (docs/decisions/0046-idle-outbox-poll-backs-off.md).
+   */
+  idleIntervalMs?: number;
   batchSize?: number;
   /**
    * How long a kick waits for more writes before the pass runs, so that one pass carries them all. Default 20:
@@ -37,12 +44,14 @@ export interface OutboxRelay {
  */
 export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   const { bus, source, logger, intervalMs = 200, batchSize = 100, coalesceMs = 20, maxBackoffMs = 5_000 } = options;
+  const idleIntervalMs = options.idleIntervalMs ?? intervalMs * 10;
   if (maxBackoffMs + source.leaseMs >= DUPLICATE_WINDOW_MS) {
     throw new RangeError(`back-off ${maxBackoffMs} ms plus lease ${source.leaseMs} ms must stay inside the ${DUPLICATE_WINDOW_MS} ms duplicate window`);
   }
   let stopped = false;
   let kicked = false;
   let failures = 0;
+  let idlePause = intervalMs;
   let wake: (() => void) | null = null;
   let coalescing: NodeJS.Timeout | undefined;
 
@@ -90,11 +99,13 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   const loop = (async () => {
     while (!stopped) {
       kicked = false;
-      let delay = intervalMs;
+      let delay: number;
       try {
         const claimed = await pass();
         failures = 0;
-        if (claimed >= batchSize) delay = 0; // a backlog: keep going
+        // A backlog: keep going. Nothing found: wait longer each time, up to idleIntervalMs.
+        delay = claimed >= batchSize ? 0 : claimed > 0 ? intervalMs : idlePause;
+        idlePause = claimed > 0 ? intervalMs : Math.min(idlePause * 2, idleIntervalMs);
       } catch (err) {
         failures++;
         delay = Math.min(intervalMs * 2 ** failures, maxBackoffMs);

@@ -45,6 +45,27 @@ describe("outbox relay", () => {
     expect(outbox.claims).toBe(2);
   });
 
+  it("polls less often while it finds nothing, up to idleIntervalMs, and every intervalMs again once a pass finds rows", async () => {
+    const outbox = new FakeOutbox();
+    const claimedAt: number[] = [];
+    const claim = outbox.claim.bind(outbox);
+    outbox.claim = async (limit) => (claimedAt.push(performance.now()), claim(limit));
+    const sent: unknown[] = [];
+    start(outbox, async (_s, e) => void sent.push(e), { intervalMs: 10, idleIntervalMs: 80 });
+    await waitFor(() => claimedAt.length === 7, 2_000);
+    const gaps = (from: number) => claimedAt.slice(from + 1).map((t, i) => t - claimedAt[from + i]!);
+    const idle = gaps(0);
+    [9, 18, 36, 72, 72, 72].forEach((least, i) => expect(idle[i]).toBeGreaterThanOrEqual(least));
+    expect(Math.max(...idle)).toBeLessThan(200);
+
+    outbox.add("test.relayed", envelope(1)); // no kick: only the poll finds it
+    await waitFor(() => sent.length === 1, 500);
+    const found = claimedAt.length - 1;
+    await waitFor(() => claimedAt.length === found + 3, 500);
+    // After the pass that found it, and after the first empty one since: both intervalMs again.
+    for (const gap of gaps(found).slice(0, 2)) expect(gap).toBeLessThan(60);
+  });
+
   it("drains a backlog in full batches without waiting between them", async () => {
     const outbox = new FakeOutbox();
     for (let n = 0; n < 7; n++) outbox.add("test.relayed", envelope(n));
