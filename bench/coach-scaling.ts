@@ -222,7 +222,8 @@ await runBenchmark(async () => {
     let passed = 0;
     do {
       const figures = await measure({ ...weight, ratePerSec, duration: CALIBRATION_SECONDS }, 1, platform.pids);
-      phases[`POST /api/weight alone at ${ratePerSec}/s (${share} of the most, calibration #${calibration.push({ share, ratePerSec, figures })})`] = figures;
+      calibration.push({ share, ratePerSec, figures });
+      phases[`POST /api/weight alone at ${ratePerSec}/s (${share} of the most, calibration #${calibration.length})`] = figures;
       if (!withinTarget(figures)) break;
     } while (++passed < CALIBRATION_PASSES);
     if (passed === CALIBRATION_PASSES) break;
