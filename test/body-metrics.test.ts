@@ -176,8 +176,8 @@ describe("targets", () => {
     const set = await erin.put("/api/targets", { goalWeightKg: 75, dailyKcalTarget: 2200, proteinTargetG: 150 });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ id: expect.any(Number), goalWeightKg: 75, dailyKcalTarget: 2200, proteinTargetG: 150, startDate: null });
-    const replaced = await erin.put("/api/targets", { dailyKcalTarget: 2000 });
-    expect(replaced.body).toMatchObject({ goalWeightKg: null, dailyKcalTarget: 2000, proteinTargetG: null });
+    const replaced = await erin.put("/api/targets", { dailyKcalTarget: 2000, startDate: 1_767_225_600_001, targetDate: 1_788_912_000_999 });
+    expect(replaced.body).toMatchObject({ goalWeightKg: null, dailyKcalTarget: 2000, proteinTargetG: null, startDate: 1_767_225_600_001, targetDate: 1_788_912_000_999 });
     expect((await erin.get("/api/targets")).body).toEqual(replaced.body);
   });
 

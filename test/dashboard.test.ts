@@ -35,7 +35,11 @@ describe("GET /api/dashboard", () => {
     await api.post("/api/measurements", { site: "waist", valueCm: 90, ts: noon - DAY });
     await api.post("/api/measurements", { site: "waist", valueCm: 80, ts: noon });
     await api.post("/api/measurements", { site: "shoulders", valueCm: 120, ts: noon });
-    const targets = (await api.put("/api/targets", { goalWeightKg: 75, dailyKcalTarget: 2000, proteinTargetG: 150 })).body;
+    // Dates with milliseconds: they come back as the same instants.
+    const targets = (await api.put("/api/targets", {
+      goalWeightKg: 75, startWeightKg: 82, startDate: noon - 30 * DAY + 123, targetDate: noon + 60 * DAY + 987, dailyKcalTarget: 2000, proteinTargetG: 150,
+    })).body;
+    expect(targets).toMatchObject({ startDate: noon - 30 * DAY + 123, targetDate: noon + 60 * DAY + 987 });
     await api.post("/api/nutrition/items", { date: "2026-11-22", name: "oats", kcal: 1900, proteinG: 160 });
 
     await expect

@@ -100,6 +100,7 @@ export const MeasurementPage = page(Measurement, "MeasurementPage");
 export const LatestMeasurement = z
   .object({ site: MeasurementSite, valueCm: z.number(), ts: TimestampMs })
   .meta({ id: "LatestMeasurement", description: "The latest value of one measured site." });
+export type LatestMeasurement = z.infer<typeof LatestMeasurement>;
 
 const KcalTarget = z
   .number({ error: "dailyKcalTarget must be a number" })

@@ -4,26 +4,30 @@ import { shoulderToWaist } from "../domain/measurements.ts";
 import { endOfDay, summaryOf } from "../domain/weight-summary.ts";
 import type { Store } from "../store/store.ts";
 
-/** The questions other services ask body-metrics over the bus; stop the returned handles on close. */
+/**
+ * The questions other services ask body-metrics over the bus; stop the returned handles on close. Each is one
+ * statement (docs/decisions/0047-one-statement-per-bus-question.md).
+ */
 export const serveBodyMetricsQueries = (bus: Bus, store: Store) => {
-  const weightSummary = async (accountId: string, date: string) => {
-    const aggregates = await store.weightAggregates(accountId, endOfDay(date));
-    return aggregates && summaryOf(aggregates);
-  };
-
-  const overview = async (accountId: string, date: string) => {
-    const [weight, targets] = await Promise.all([weightSummary(accountId, date), store.getTargets(accountId)]);
-    return { weight, targets };
+  const overview = async (accountId: string, date: string, parts: { measurements?: boolean } = {}) => {
+    const { weight, targets, measurements } = await store.overview(accountId, endOfDay(date), parts);
+    return { weight: weight && summaryOf(weight), targets, measurements };
   };
 
   return [
-    bus.serve(bodyMetricsBus.weightSummary, ({ accountId, date }) => weightSummary(accountId, date)),
+    bus.serve(bodyMetricsBus.weightSummary, async ({ accountId, date }) => {
+      const aggregates = await store.weightAggregates(accountId, endOfDay(date));
+      return aggregates && summaryOf(aggregates);
+    }),
 
-    bus.serve(bodyMetricsBus.overview, ({ accountId, date }) => overview(accountId, date)),
+    bus.serve(bodyMetricsBus.overview, async ({ accountId, date }) => {
+      const { weight, targets } = await overview(accountId, date);
+      return { weight, targets };
+    }),
 
     bus.serve(bodyMetricsBus.dashboard, async ({ accountId, date }) => {
-      const [summary, latest] = await Promise.all([overview(accountId, date), store.latestMeasurements(accountId)]);
-      return { ...summary, measurements: { measurementsLatest: latest, shoulderToWaist: shoulderToWaist(latest) } };
+      const { weight, targets, measurements } = await overview(accountId, date, { measurements: true });
+      return { weight, targets, measurements: { measurementsLatest: measurements, shoulderToWaist: shoulderToWaist(measurements) } };
     }),
   ];
 };

@@ -1,10 +1,11 @@
-import { bodyMetricsEvents, MeasurementSite, outboxRow } from "@fit/contracts";
+import { bodyMetricsEvents, outboxRow, type Targets } from "@fit/contracts";
 import { changeWithEvent, createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import type { TargetValues } from "../domain/targets.ts";
-import { trendStart, WEEK_MS, type WeightAggregates } from "../domain/weight-summary.ts";
+import type { WeightAggregates } from "../domain/weight-summary.ts";
 import { accountData } from "./account-data.ts";
 import { measurementView, readingView, targetsView } from "./views.ts";
+import { latestMeasurementsQuery, targetsQuery, weightAggregatesQuery, type TogetherRow } from "./overview-queries.ts";
 
 export interface NewReading {
   id: string;
@@ -24,17 +25,6 @@ export interface NewMeasurement {
   ts: number;
 }
 
-interface AggregateRow {
-  newest_ts: number;
-  weight_kg: number;
-  body_fat_pct: number | null;
-  note: string | null;
-  week_sum: number;
-  week_count: number;
-  /** [newest reading's time in ms, sum, count] per day, oldest first. */
-  days: [number, number, number][];
-  behind: boolean;
-}
 
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -64,6 +54,26 @@ const insertReading = (reading: NewReading & { externalId?: string }, onConflict
  */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
+
+  /**
+   * Several reads in one statement, so in one round trip: each of `rows` as one JSON column holding its row (or
+   * null), each of `lists` as one holding its rows. When the weight roll-up has fallen behind, rolls it forward
+   * for the next read.
+   */
+  const readTogether = async (accountId: string, rows: { weight: Prisma.Sql; targets?: Prisma.Sql }, lists: { latest?: Prisma.Sql }) => {
+    const columns = [
+      ...Object.entries(rows).map(([name, query]) => Prisma.sql`(SELECT row_to_json(part) FROM (${query}) part) AS ${Prisma.raw(name)}`),
+      ...Object.entries(lists).map(([name, query]) => Prisma.sql`(SELECT coalesce(json_agg(part), '[]') FROM (${query}) part) AS ${Prisma.raw(name)}`),
+    ];
+    const [{ weight, targets, latest }] = (await db.query<TogetherRow>(Prisma.sql`SELECT ${Prisma.join(columns)}`)) as [TogetherRow];
+    if (weight?.behind) await db.query(Prisma.sql`SELECT weight_day_roll_forward(${accountId}::uuid)`);
+    const aggregates: WeightAggregates | null = weight && {
+      newest: { ts: weight.newest_ts, weightKg: weight.weight_kg, bodyFatPct: weight.body_fat_pct, note: weight.note },
+      week: { sum: weight.week_sum, count: weight.week_count },
+      days: weight.days.map(([ts, sum, count]) => ({ ts, sum, count })),
+    };
+    return { weight: aggregates, targets, latest };
+  };
 
   return {
     outbox: createOutboxSource(db),
@@ -101,67 +111,23 @@ export const createStore = (db: Database) => {
       return rows.map(readingView);
     },
 
-    /**
-     * What the weight summary needs, in one statement: the days the account's roll-up holds complete
-     * (`weight_day` within `weight_roll_up`) read as they are, the others (the last days, and any before the
-     * range) summed from their readings, so for a dashboard of today it reads at most 90 stored days and the
-     * readings of the last few, whatever their number (docs/decisions/0043-weight-day-roll-up.md). The week is
-     * the whole days after the one it starts in plus that first day's readings after its start. The days come
-     * as one JSON array: the driver parses 90 rows field by field at several times the cost. When the range has
-     * fallen behind, rolls it forward for the next read. `dayEnd` is the end of a UTC day.
-     */
+    /** The inputs of the weight summary up to `dayEnd` (the end of a UTC day); null without readings before it. */
     async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
-      const account = Prisma.sql`${accountId}::uuid`;
-      // Instants as epoch seconds: a JavaScript Date cannot spell the years 0 and 10 000 that 0001-01-01 and
-      // 9999-12-31 reach, PostgreSQL can.
-      const end = Prisma.sql`to_timestamp(${dayEnd / 1000}::float8)`;
-      const endDay = Prisma.sql`(${end} AT TIME ZONE 'UTC')::date`;
-      const trendStartDay = Prisma.sql`(to_timestamp(${trendStart(dayEnd) / 1000}::float8) AT TIME ZONE 'UTC')::date`;
-      const startOf = (day: Prisma.Sql) => Prisma.sql`(${day})::timestamp AT TIME ZONE 'UTC'`;
-      const [row] = await db.query<AggregateRow>(Prisma.sql`
-        WITH rolled AS (
-          SELECT coalesce(max(since), 'infinity') AS since, coalesce(max(through), 'infinity') AS through
-          FROM weight_roll_up WHERE account_id = ${account}
-        ), newest AS (
-          SELECT ts, weight_kg, body_fat_pct, note, ts - make_interval(secs => ${WEEK_MS / 1000}) AS week_start
-          FROM weight_reading WHERE account_id = ${account} AND ts < ${end}
-          ORDER BY ts DESC, id DESC LIMIT 1
-        ), span AS (
-          SELECT n.week_start, (n.week_start AT TIME ZONE 'UTC')::date AS week_first_day,
-                 least(${trendStartDay}, (n.week_start AT TIME ZONE 'UTC')::date + 1) AS first_day, r.since, r.through
-          FROM newest n, rolled r
-        ), daily AS (
-          SELECT d.day, d.last_ts, d.sum_kg, d.count FROM weight_day d, span s
-          WHERE d.account_id = ${account} AND d.day >= greatest(s.first_day, s.since) AND d.day <= least(${endDay} - 1, s.through)
-          UNION ALL
-          SELECT (r.ts AT TIME ZONE 'UTC')::date, max(r.ts), sum(r.weight_kg), count(*)::int FROM weight_reading r, span s
-          WHERE r.account_id = ${account} AND r.ts >= ${startOf(Prisma.sql`s.first_day`)} AND r.ts < ${startOf(Prisma.sql`least(s.since, ${endDay})`)}
-          GROUP BY 1
-          UNION ALL
-          SELECT (r.ts AT TIME ZONE 'UTC')::date, max(r.ts), sum(r.weight_kg), count(*)::int FROM weight_reading r, span s
-          WHERE r.account_id = ${account} AND r.ts >= ${startOf(Prisma.sql`greatest(s.through + 1, s.first_day)`)} AND r.ts < ${end}
-          GROUP BY 1
-        ), week AS (
-          SELECT (SELECT coalesce(sum(d.sum_kg), 0) FROM daily d WHERE d.day > s.week_first_day) + f.sum_kg AS sum,
-                 (SELECT coalesce(sum(d.count), 0)::int FROM daily d WHERE d.day > s.week_first_day) + f.count AS count
-          FROM span s CROSS JOIN LATERAL (
-            SELECT coalesce(sum(r.weight_kg), 0) AS sum_kg, count(*)::int AS count FROM weight_reading r
-            WHERE r.account_id = ${account} AND r.ts > s.week_start AND r.ts < ${startOf(Prisma.sql`s.week_first_day + 1`)}
-          ) f
-        )
-        SELECT date_part('epoch', n.ts) * 1000 AS newest_ts, n.weight_kg, n.body_fat_pct, n.note,
-               w.sum AS week_sum, w.count AS week_count,
-               (SELECT coalesce(json_agg(json_build_array(date_part('epoch', d.last_ts) * 1000, d.sum_kg, d.count) ORDER BY d.day), '[]')
-                FROM daily d WHERE d.day >= ${trendStartDay}) AS days,
-               (SELECT through = 'infinity' OR through < weight_day_kept_through() - 1 FROM rolled) AS behind
-        FROM newest n CROSS JOIN week w`);
-      if (!row) return null;
-      if (row.behind) await db.query(Prisma.sql`SELECT weight_day_roll_forward(${account})`);
-      return {
-        newest: { ts: row.newest_ts, weightKg: row.weight_kg, bodyFatPct: row.body_fat_pct, note: row.note },
-        week: { sum: row.week_sum, count: row.week_count },
-        days: row.days.map(([ts, sum, count]) => ({ ts, sum, count })),
-      };
+      return (await readTogether(accountId, { weight: weightAggregatesQuery(accountId, dayEnd) }, {})).weight;
+    },
+
+    /**
+     * What a question about the account asks of body-metrics, in one round trip to the database: the weight
+     * summary's inputs, the targets and, for a dashboard, the newest measurement per site
+     * (docs/decisions/0047-one-statement-per-bus-question.md).
+     */
+    async overview(accountId: string, dayEnd: number, { measurements = false } = {}) {
+      const { weight, targets, latest } = await readTogether(
+        accountId,
+        { weight: weightAggregatesQuery(accountId, dayEnd), targets: targetsQuery(accountId) },
+        measurements ? { latest: latestMeasurementsQuery(accountId) } : {},
+      );
+      return { weight, targets: targets ?? null, measurements: latest ?? [] };
     },
 
     async addMeasurement(m: NewMeasurement) {
@@ -181,29 +147,9 @@ export const createStore = (db: Database) => {
       return rows.map(measurementView);
     },
 
-    /**
-     * One row per site, its newest value: one index probe per site (LATERAL … LIMIT 1), so the cost stays the
-     * same however long the history grows (DISTINCT ON would walk every measurement of the account).
-     */
-    async latestMeasurements(accountId: string) {
-      // The time as epoch milliseconds: the driver parses a timestamp's text into a Date at ~8 times a number's cost.
-      const rows = await db.query<{ site: string; value_cm: number; ts: number }>(Prisma.sql`
-        SELECT s.site, m.value_cm, date_part('epoch', m.ts) * 1000 AS ts
-        FROM unnest(${MeasurementSite.options}::text[]) AS s(site)
-        CROSS JOIN LATERAL (
-          SELECT value_cm, ts FROM measurement
-          WHERE account_id = ${accountId}::uuid AND site = s.site
-          ORDER BY ts DESC, id DESC LIMIT 1
-        ) m`);
-      return rows.map((r) => ({ site: r.site as MeasurementSite, valueCm: r.value_cm, ts: r.ts }));
-    },
-
-    async getTargets(accountId: string) {
-      const [row] = await db.query<Parameters<typeof targetsView>[0]>(Prisma.sql`
-        SELECT id, goal_weight_kg AS "goalWeightKg", start_weight_kg AS "startWeightKg", target_date AS "targetDate",
-               start_date AS "startDate", daily_kcal_target AS "dailyKcalTarget", protein_target_g AS "proteinTargetG"
-        FROM targets WHERE account_id = ${accountId}::uuid`);
-      return row ? targetsView(row) : null;
+    async getTargets(accountId: string): Promise<Targets | null> {
+      const [row] = await db.query<Targets>(targetsQuery(accountId));
+      return row ?? null;
     },
 
     async replaceTargets(accountId: string, values: TargetValues) {

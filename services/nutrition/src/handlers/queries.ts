@@ -6,8 +6,8 @@ import type { Store } from "../store/store.ts";
 /** The questions other services ask nutrition over the bus; stop the returned handles on close. */
 export const serveNutritionQueries = (bus: Bus, store: Store) => [
   bus.serve(nutritionBus.dayTotal, async ({ accountId, email, date }) => {
-    const [total, targets] = await Promise.all([store.dayTotal(accountId, date), store.getTargets(accountId)]);
-    return total ? toDailyTotal(total, targets, email) : null;
+    const day = await store.dayTotal(accountId, date);
+    return day && toDailyTotal(day.total, day.targets, email);
   }),
   bus.serve(nutritionBus.dayItems, async ({ accountId, date }) =>
     (await store.listItems(accountId, date)).map(({ name, kcal, proteinG }) => ({ name, kcal, proteinG })),

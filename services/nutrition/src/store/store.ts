@@ -173,17 +173,25 @@ export const createStore = (db: Database) => {
       return { stored, fresh };
     },
 
-    /** The day's total: summed from its items while the day is pending, else the stored one. One statement. */
-    async dayTotal(accountId: string, date: string): Promise<DayTotal | null> {
-      const rows = await db.query<{ kcal: number; protein_g: number }>(Prisma.sql`
+    /**
+     * The day's total (summed from its items while the day is pending, else the stored one) with the targets it
+     * is judged against, in one statement (docs/decisions/0047-one-statement-per-bus-question.md); null without
+     * items that day.
+     */
+    async dayTotal(accountId: string, date: string): Promise<{ total: DayTotal; targets: NutritionTargets } | null> {
+      const rows = await db.query<{ kcal: number; protein_g: number; daily_kcal_target: number | null; protein_target_g: number | null }>(Prisma.sql`
         WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
-        SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
-        WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
-        UNION ALL
-        SELECT kcal, protein_g FROM daily_total
-        WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)`);
+        SELECT t.kcal, t.protein_g, a.daily_kcal_target, a.protein_target_g FROM (
+          SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
+          WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
+          UNION ALL
+          SELECT kcal, protein_g FROM daily_total
+          WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)
+        ) t LEFT JOIN account_targets a ON a.account_id = ${accountId}::uuid`);
       const [row] = rows;
-      return row ? { date, kcal: row.kcal, proteinG: row.protein_g } : null;
+      if (!row) return null;
+      // No targets row reads as targets of null, which judges the day the same way.
+      return { total: { date, kcal: row.kcal, proteinG: row.protein_g }, targets: { dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g } };
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
