@@ -60,8 +60,10 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`schema "${schema}" must match [a-z_][a-z0-9_]*`);
   // search_path puts raw SQL and migrations in the schema; PrismaPg's { schema } qualifies the client's own
   // queries. Either alone leaves tables in public. allowExitOnIdle lets one-shot scripts exit promptly.
-  // application_name names the service's sessions in pg_stat_activity.
-  const connection = { connectionString: url, options: `-c search_path=${schema}`, application_name: schema };
+  // application_name names the service's sessions in pg_stat_activity. A named statement keeps its one generic
+  // plan: left to choose, PostgreSQL re-plans it for every call once statistics show one account far larger than
+  // the rest (docs/decisions/0048-generic-plans.md).
+  const connection = { connectionString: url, options: `-c search_path=${schema} -c plan_cache_mode=force_generic_plan`, application_name: schema };
   const pool = new pg.Pool({ ...connection, max: config.poolSize ?? 10, allowExitOnIdle: true });
   pool.on("error", (error) => config.onPoolError?.(error));
   // A connection that dies while checked out (between a transaction's statements, say) emits 'error' on its

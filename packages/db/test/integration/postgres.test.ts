@@ -188,4 +188,19 @@ describe("a store's statements on PostgreSQL", () => {
     const prepared = await db.query<{ name: string; statement: string }>(sql`SELECT name, statement FROM pg_prepared_statements`);
     expect(prepared.filter((p) => p.statement === "SELECT $1::int * 2 AS doubled")).toEqual([{ name: expect.stringMatching(/^fit_/), statement: "SELECT $1::int * 2 AS doubled" }]);
   });
+
+  it("are planned once, not again for each call's values, whatever the statistics say", async () => {
+    const db = await open(1);
+    await db.query(sql`CREATE TABLE skewed (account_id int NOT NULL, n int NOT NULL)`);
+    await db.query(sql`CREATE INDEX ON skewed (account_id)`);
+    // One account with nearly every row: PostgreSQL's own choice would re-plan each call for the others.
+    await db.query(sql`INSERT INTO skewed SELECT CASE WHEN i % 1000 = 0 THEN i ELSE 1 END, i FROM generate_series(1, 20000) i`);
+    await db.query(sql`ANALYZE skewed`);
+    const text = "SELECT count(*)::int AS rows FROM skewed WHERE account_id = $1";
+    for (let call = 0; call < 8; call++) await db.query(sql`SELECT count(*)::int AS rows FROM skewed WHERE account_id = ${1000 * (call + 1)}`);
+    const [plans] = await db.query<{ generic_plans: number; custom_plans: number }>(
+      sql`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = ${text}`,
+    );
+    expect(plans).toEqual({ generic_plans: 8, custom_plans: 0 });
+  });
 });
