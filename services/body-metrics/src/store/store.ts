@@ -25,7 +25,6 @@ export interface NewMeasurement {
   ts: number;
 }
 
-
 const orNull = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 // Columns under the names the views read, as the Prisma models name them.

@@ -65,6 +65,13 @@ const sumDay = async (client: PrismaClient, accountId: string, date: string) => 
   return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0, itemCount: _count };
 };
 
+/** The columns of `account_targets` a day is judged against, and the targets they hold. */
+interface TargetsRow {
+  daily_kcal_target: number | null;
+  protein_target_g: number | null;
+}
+const targetsOf = (row: TargetsRow): NutritionTargets => ({ dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g });
+
 /**
  * The only place that talks to the database. Every query is scoped by account. Logging one item, a day's
  * items and the dashboard's reads run on the driver (`db.query`), the rest through the Prisma client:
@@ -179,7 +186,7 @@ export const createStore = (db: Database) => {
      * items that day.
      */
     async dayTotal(accountId: string, date: string): Promise<{ total: DayTotal; targets: NutritionTargets } | null> {
-      const rows = await db.query<{ kcal: number; protein_g: number; daily_kcal_target: number | null; protein_target_g: number | null }>(Prisma.sql`
+      const rows = await db.query<{ kcal: number; protein_g: number } & TargetsRow>(Prisma.sql`
         WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
         SELECT t.kcal, t.protein_g, a.daily_kcal_target, a.protein_target_g FROM (
           SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
@@ -191,13 +198,13 @@ export const createStore = (db: Database) => {
       const [row] = rows;
       if (!row) return null;
       // No targets row reads as targets of null, which judges the day the same way.
-      return { total: { date, kcal: row.kcal, proteinG: row.protein_g }, targets: { dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g } };
+      return { total: { date, kcal: row.kcal, proteinG: row.protein_g }, targets: targetsOf(row) };
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
-      const [row] = await db.query<{ daily_kcal_target: number | null; protein_target_g: number | null }>(Prisma.sql`
+      const [row] = await db.query<TargetsRow>(Prisma.sql`
         SELECT daily_kcal_target, protein_target_g FROM account_targets WHERE account_id = ${accountId}::uuid`);
-      return row ? { dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g } : null;
+      return row ? targetsOf(row) : null;
     },
 
     /** Applies a targets event unless a newer one was already applied (events may arrive out of order). */
