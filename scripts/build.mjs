@@ -1,11 +1,12 @@
 // Compiles a workspace package's entry points into one ES module each under its dist/ (docs/decisions/0026-compiled-runtime.md):
-//   node ../../scripts/build.mjs [--bundle-dependencies] src/main.ts [more entries...]   (run from the package folder)
-// Workspace code (@fit/* and the package's own, generated Prisma clients included) is bundled; third-party
-// packages stay external, each import rewritten to the file it resolves to from its importer, since a bundle
-// that inlines several packages has no node_modules of its own that holds all of their dependencies.
-// With --bundle-dependencies (the launcher's embedded process) third-party packages are bundled too, but for
-// those that find files beside their own code or that telemetry instruments (STAY_EXTERNAL): node then
-// resolves, reads and compiles a few hundred files at start instead of ~1 700 (docs/decisions/0042-embedded-bundle.md).
+//   node ../../scripts/build.mjs src/main.ts [more entries...]   (run from the package folder)
+// Workspace code (@fit/* and the package's own, generated Prisma clients included) and third-party packages are
+// bundled, but for those that find files beside their own code or that telemetry instruments (STAY_EXTERNAL):
+// node then resolves, reads and compiles a few hundred files at start instead of ~1 700
+// (docs/decisions/0042-embedded-bundle.md). Those stay external, each import rewritten to the file it resolves to
+// from its importer, since a bundle has no node_modules of its own that holds all of their dependencies.
+// The output is minified, names kept: V8 holds the source of every module it loads for as long as the process
+// lives (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md).
 // `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
 // package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
 // Any other `import.meta.url` means the source file it is written in.
@@ -17,11 +18,10 @@ import * as esbuild from "esbuild";
 
 const outdir = path.resolve("dist");
 const builtins = new Set(builtinModules);
-const bundleDependencies = process.argv.includes("--bundle-dependencies");
 /**
- * Loaded from node_modules even with --bundle-dependencies: PGlite and Prisma's schema engine read their .wasm
- * and data files beside their code, piscina and pino start workers from files beside theirs, and OpenTelemetry's
- * instrumentations patch modules as node loads them.
+ * Loaded from node_modules, not bundled: PGlite and Prisma's schema engine read their .wasm and data files beside
+ * their code, piscina and pino start workers from files beside theirs, and OpenTelemetry's instrumentations patch
+ * modules as node loads them.
  */
 const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/|piscina|pino|thread-stream)(\/|$)/;
 /** What a CommonJS package bundled into an ES module still expects to find in its scope. */
@@ -71,7 +71,7 @@ async function bundle(entries) {
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         if (args.pluginData === "resolving" || args.path.startsWith("@fit/")) return undefined;
         if (args.path.startsWith("node:") || builtins.has(args.path.split("/")[0])) return { path: args.path, external: true };
-        if (bundleDependencies && !STAY_EXTERNAL.test(args.path)) return undefined;
+        if (!STAY_EXTERNAL.test(args.path)) return undefined;
         const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: "resolving" });
         if (found.errors.length) return { errors: found.errors };
         return { path: fromOutdir(found.path), external: true };
@@ -94,7 +94,10 @@ async function bundle(entries) {
     sourcemap: "linked",
     logLevel: "warning",
     plugins: [sourceUrls, externals],
-    ...(bundleDependencies ? { banner: { js: COMMONJS_SCOPE } } : {}),
+    // Names kept: stack traces, and code that reads a class's or function's name, see what the source says.
+    minify: true,
+    keepNames: true,
+    banner: { js: COMMONJS_SCOPE },
   });
   return [...workers];
 }

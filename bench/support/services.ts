@@ -10,7 +10,7 @@ import { pinned, SERVER_CPU } from "./cpu.ts";
 import { tallyLines } from "./logs.ts";
 import { NATS_URL } from "./nats.ts";
 import { memoryOf } from "./proc.ts";
-import { SERVICE_NODE_FLAGS } from "../../launcher/src/service-node-flags.ts";
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "../../launcher/src/service-node-flags.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -40,10 +40,11 @@ const WITH_THE_SERVERS: Placement = { cpu: SERVER_CPU, nice: 0 };
  * it, or TypeScript through tsx (the bench's own baseline server).
  */
 export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv, placement = WITH_THE_SERVERS): ChildProcess => {
-  // A compiled service runs with the node flags production gives it.
-  const runtime = entry.endsWith(".ts") ? ["--import", "tsx"] : SERVICE_NODE_FLAGS;
+  // A compiled service runs with the node flags and environment production gives it.
+  const compiled = !entry.endsWith(".ts");
+  const runtime = compiled ? SERVICE_NODE_FLAGS : ["--import", "tsx"];
   const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...runtime, entry], placement.nice);
-  const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env }));
+  const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: compiled ? { ...SERVICE_ENV, ...env } : env }));
   tallyLines(name, child.stdout);
   tallyLines(name, child.stderr);
   return child;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadLauncherConfig } from "./config.ts";
 import { localSecrets } from "./secrets.ts";
-import { SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 /**
  * Every service as its own process against PostgreSQL and NATS, as they run in production; this only saves
@@ -28,6 +28,7 @@ const children: ChildProcess[] = services.map(({ name, port }, i) =>
     cwd: root,
     stdio: "inherit",
     env: {
+      ...SERVICE_ENV,
       ...env,
       ...secrets,
       PORT: String(port),

@@ -1,6 +1,14 @@
 /**
  * The node flags every service process runs with: `pnpm start:services` gives them to its children, and
  * `pnpm start:<service>`, each service's `start` and the image's command spell them out
- * (docs/decisions/0040-wasm-liftoff-only.md; launcher/test/unit/service-node-flags.test.ts keeps them alike).
+ * (docs/decisions/0040-wasm-liftoff-only.md, docs/decisions/0049-minified-bundles-and-a-tighter-heap.md;
+ * launcher/test/unit/service-node-flags.test.ts keeps them alike).
  */
-export const SERVICE_NODE_FLAGS = ["--liftoff-only", "--max-semi-space-size=8"];
+export const SERVICE_NODE_FLAGS = ["--liftoff-only", "--max-semi-space-size=8", "--heap-growing-percent=20"];
+
+/**
+ * The environment every service process starts with, beneath its own: two malloc arenas, not glibc's eight per
+ * core, each of which a thread that once allocated keeps (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md).
+ * glibc reads it only at start, so it is set by whatever starts node, like the flags.
+ */
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: "2" };

@@ -1,23 +1,27 @@
-// The servers' node flags are spelled out where no code can import them (package scripts, the image's command);
-// this keeps every copy equal to the one the launcher and the benchmarks use, and the embedded process's two.
+// The servers' node flags and environment are spelled out where no code can import them (package scripts, the
+// image); this keeps every copy equal to the one the launcher and the benchmarks use, and the embedded process's two.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SERVICE_NODE_FLAGS } from "../../src/service-node-flags.ts";
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "../../src/service-node-flags.ts";
 
 const root = new URL("../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
 const services = ["gateway", "body-metrics", "nutrition", "workouts", "coach"];
 const flags = SERVICE_NODE_FLAGS.join(" ");
+const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=${value}`).join(" ");
 
-describe("the node flags the servers run with", () => {
-  it("of every service are the same in pnpm start:<service>, each service's start and the image's command", () => {
+describe("the node flags and environment the servers run with", () => {
+  it("of every service are the same in pnpm start:<service>, each service's start and the image", () => {
     const rootScripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
     for (const service of services) {
-      expect(rootScripts[`start:${service}`]).toBe(`node ${flags} services/${service}/dist/main.js`);
+      expect(rootScripts[`start:${service}`]).toBe(`${env} node ${flags} services/${service}/dist/main.js`);
       const own = (JSON.parse(read(`services/${service}/package.json`)) as { scripts: Record<string, string> }).scripts;
-      expect(own["start"]).toBe(`node ${flags} dist/main.js`);
+      expect(own["start"]).toBe(`${env} node ${flags} dist/main.js`);
     }
-    expect(read("infra/Dockerfile")).toContain(`exec node ${flags} services/\${SERVICE`);
+    const dockerfile = read("infra/Dockerfile");
+    expect(dockerfile).toContain(`exec node ${flags} services/\${SERVICE`);
+    const imageEnv = dockerfile.split("\n").filter((line) => line.startsWith("ENV ")).join(" ");
+    for (const [name, value] of Object.entries(SERVICE_ENV)) expect(imageEnv).toContain(` ${name}=${value}`);
   });
 
   it("of the embedded process are the same in the root's start and the launcher's own", () => {
