@@ -18,12 +18,17 @@ import { waitFor } from "../../../test/support/wait.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** `node <flags> launcher/dist/all-in-one.js`, read from the root package's start script. */
+const ASSIGNMENT = /^([A-Z_]+)=(.*)$/;
+
+/** `[NAME=value ...] node <flags> launcher/dist/all-in-one.js`, read from the root package's start script. */
 const startCommand = async () => {
   const { scripts } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
-  const [program, ...args] = scripts["start"]!.split(" ");
+  const words = scripts["start"]!.split(" ");
+  const assignments = words.findIndex((word) => !ASSIGNMENT.test(word));
+  const env = Object.fromEntries(words.slice(0, assignments).map((word) => ASSIGNMENT.exec(word)!.slice(1, 3)));
+  const [program, ...args] = words.slice(assignments);
   if (program !== "node" || args.at(-1) !== "launcher/dist/all-in-one.js") throw new Error(`unexpected start script: ${scripts["start"]}`);
-  return args;
+  return { args, env };
 };
 
 describe("the embedded default's built bundle", () => {
@@ -35,8 +40,9 @@ describe("the embedded default's built bundle", () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "fit-bundle-"));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
-    server = runChild(process.execPath, await startCommand(), { cwd: root, env });
+    const start = await startCommand();
+    const env = { ...start.env, PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+    server = runChild(process.execPath, start.args, { cwd: root, env });
     await waitFor("the bundle to answer /readyz", async () => {
       if (!server.running()) throw new Error(`it exited:\n${server.log()}`);
       return (await fetch(`${url}/readyz`).catch(() => undefined))?.ok || undefined;
