@@ -23,7 +23,7 @@ const builtins = new Set(builtinModules);
  * their code, piscina and pino start workers from files beside theirs, and OpenTelemetry's instrumentations patch
  * modules as node loads them.
  */
-const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/|piscina|pino|thread-stream)(\/|$)/;
+const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/[^/]+|piscina|pino|thread-stream)(\/|$)/;
 /** What a CommonJS package bundled into an ES module still expects to find in its scope. */
 const COMMONJS_SCOPE = [
   'import { createRequire as __fitCreateRequire } from "node:module";',

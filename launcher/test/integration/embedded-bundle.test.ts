@@ -2,8 +2,10 @@
 // third-party packages bundled into it (docs/decisions/0042-embedded-bundle.md), run with the root start
 // script's own node flags. Every other test runs the TypeScript sources; this one proves the shipped artifact
 // serves each part that loads code of its own: the API and its dashboard fan-out, the coach's estimator over the
-// bus, an activity file parsed in a worker thread, a magic-link sign-in, the agent protocol, and a clean stop.
+// bus, an activity file parsed in a worker thread, a magic-link sign-in, the agent protocol, telemetry (metrics
+// on their port, traces to an OTLP endpoint), and a clean stop.
 import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,14 +36,26 @@ const startCommand = async () => {
 describe("the embedded default's built bundle", () => {
   let dataDir: string;
   let url: string;
+  let metricsUrl: string;
   let server: ReturnType<typeof runChild>;
+  /** What reached the OTLP endpoint, one "METHOD path" per request. */
+  const exported: string[] = [];
+  const collector = createServer((request, response) => {
+    exported.push(`${request.method} ${request.url}`);
+    request.resume().on("end", () => response.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  });
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "fit-bundle-"));
-    const port = await freePort();
+    const [port, metricsPort, collectorPort] = [await freePort(), await freePort(), await freePort()];
     url = `http://127.0.0.1:${port}`;
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    await new Promise<void>((resolve) => collector.listen(collectorPort, "127.0.0.1", resolve));
     const start = await startCommand();
-    const env = { ...start.env, PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+    const env = {
+      ...start.env, PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: process.env["HOME"] ?? tmpdir(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn",
+      METRICS_PORT: String(metricsPort), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+    };
     server = runChild(process.execPath, start.args, { cwd: root, env });
     await waitFor("the bundle to answer /readyz", async () => {
       if (!server.running()) throw new Error(`it exited:\n${server.log()}`);
@@ -51,10 +65,11 @@ describe("the embedded default's built bundle", () => {
 
   afterAll(async () => {
     await server?.kill("SIGINT");
+    collector.close();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("serves the API, the coach, a worker-parsed import, sign-in and the agent protocol, then stops cleanly", async () => {
+  it("serves the API, the coach, a worker-parsed import, sign-in, the agent protocol and telemetry, then stops cleanly", async () => {
     const issued = await requestAccountKey(adminSocketPath(dataDir), "bundle@example.com", {});
     if (!issued) throw new Error(`the admin socket did not answer:\n${server.log()}`);
     const api = client(url, issued.key);
@@ -88,8 +103,13 @@ describe("the embedded default's built bundle", () => {
     expect(tools.map((tool) => tool.name)).toContain("getDashboard");
     await agent.close();
 
+    const metrics = await (await fetch(metricsUrl)).text();
+    expect(metrics).toMatch(/^http_server_request_duration_count\{.*http_route="\/api\/dashboard"/m);
+
     await server.kill("SIGINT");
     expect(server.running()).toBe(false);
+    // The stop flushes the spans still buffered.
+    expect(exported).toContain("POST /v1/traces");
     expect(server.log()).not.toMatch(/"level":(50|60)/);
   }, 120_000);
 });
