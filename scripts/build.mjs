@@ -10,7 +10,8 @@
 // `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
 // package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
 // Any other `import.meta.url` means the source file it is written in.
-import { readFile, rm } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -39,6 +40,29 @@ const NEW_URL_OR_URL = /new URL\(\s*(["'])([^"'$`]+)\1\s*,\s*import\.meta\.url\s
 const fromOutdir = (target) => {
   const relative = path.relative(outdir, target).split(path.sep).join("/");
   return relative.startsWith(".") ? relative : `./${relative}`;
+};
+
+/**
+ * Prisma's query compiler ships as a module holding its WebAssembly in base64, which V8 would keep twice for the
+ * life of the process (the module's source and the string): ~4.4 MB of every service's heap. The bytes go into a
+ * .wasm file beside the bundle instead, read once when the client first needs them. The generated client decodes
+ * `wasm` with `Buffer.from(wasm, "base64")`, which reads an object's `valueOf()`: the file's bytes, copied as they
+ * are (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md).
+ */
+const prismaWasmFile = {
+  name: "prisma-wasm-file",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]query_compiler_[^\\/]+\.wasm-base64\.mjs$/ }, async (args) => {
+      const base64 = /const wasm = "([^"]+)"/.exec(await readFile(args.path, "utf8"))?.[1];
+      if (!base64) return { errors: [{ text: `${args.path} no longer holds \`const wasm = "<base64>"\`: see prismaWasmFile` }] };
+      const file = `${path.basename(args.path, ".wasm-base64.mjs")}.wasm`;
+      await mkdir(outdir, { recursive: true });
+      await writeFile(path.join(outdir, file), Buffer.from(base64, "base64"));
+      const contents = `import { readFileSync } from "node:fs";
+export const wasm = { valueOf: () => readFileSync(new URL(${JSON.stringify(`./${file}`)}, import.meta.url)) };`;
+      return { contents, loader: "js" };
+    });
+  },
 };
 
 /** Bundles `entries` into outdir; returns the worker entries (.ts files named by `new URL`) it found. */
@@ -93,7 +117,7 @@ async function bundle(entries) {
     mainFields: ["main"],
     sourcemap: "linked",
     logLevel: "warning",
-    plugins: [sourceUrls, externals],
+    plugins: [sourceUrls, externals, prismaWasmFile],
     // Names kept: stack traces, and code that reads a class's or function's name, see what the source says.
     minify: true,
     keepNames: true,
