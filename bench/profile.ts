@@ -1,6 +1,7 @@
 // pnpm bench:profile [post-weight|get-weight|post-food|dashboard|dashboard-history|agent] [--duration 8] [--connections 50]
 // One path of bench/targets.ts under load on its own, for looking at where the time goes: run it with
 // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" and every server writes a CPU profile on exit.
+// Build with `BUILD_MINIFY=0 pnpm build` first, or the profile names the minified bundle's functions.
 import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinSelfToLoadCpu } from "./support/cpu.ts";

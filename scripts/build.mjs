@@ -6,7 +6,8 @@
 // (docs/decisions/0042-embedded-bundle.md). Those stay external, each import rewritten to the file it resolves to
 // from its importer, since a bundle has no node_modules of its own that holds all of their dependencies.
 // The output is minified, names kept: V8 holds the source of every module it loads for as long as the process
-// lives (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md).
+// lives (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md). BUILD_MINIFY=0 leaves it as written, for a
+// CPU profile that names functions as the source does (a profile reads the names the code is parsed with).
 // `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
 // package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
 // Any other `import.meta.url` means the source file it is written in.
@@ -119,7 +120,7 @@ async function bundle(entries) {
     logLevel: "warning",
     plugins: [sourceUrls, externals, prismaWasmFile],
     // Names kept: stack traces, and code that reads a class's or function's name, see what the source says.
-    minify: true,
+    minify: process.env.BUILD_MINIFY !== "0",
     keepNames: true,
     banner: { js: COMMONJS_SCOPE },
   });
