@@ -1,6 +1,6 @@
 // The embedded default as `pnpm start` runs it: the launcher's built bundle (launcher/dist, made by install),
 // third-party packages bundled into it (docs/decisions/0042-embedded-bundle.md), run with the root start
-// script's own node flags. Every other test runs the TypeScript sources; this one proves the shipped artifact
+// script's own environment and node flags. Every other test runs the TypeScript sources; this one proves the shipped artifact
 // serves each part that loads code of its own: the API and its dashboard fan-out, the coach's estimator over the
 // bus, an activity file parsed in a worker thread, a magic-link sign-in, the agent protocol, telemetry (metrics
 // on their port, traces to an OTLP endpoint), and a clean stop.
