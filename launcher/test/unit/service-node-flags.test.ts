@@ -20,8 +20,11 @@ describe("the node flags and environment the servers run with", () => {
     }
     const dockerfile = read("infra/Dockerfile");
     expect(dockerfile).toContain(`exec node ${flags} services/\${SERVICE`);
-    const imageEnv = dockerfile.split("\n").filter((line) => line.startsWith("ENV ")).join(" ");
-    for (const [name, value] of Object.entries(SERVICE_ENV)) expect(imageEnv).toContain(` ${name}=${value}`);
+    // As Docker reads them: every NAME=value of every ENV line, a later one winning.
+    const imageEnv = Object.fromEntries(
+      dockerfile.split("\n").filter((line) => line.startsWith("ENV ")).flatMap((line) => line.slice(4).trim().split(/\s+/).map((pair) => pair.split("="))),
+    );
+    for (const [name, value] of Object.entries(SERVICE_ENV)) expect(imageEnv[name]).toBe(value);
   });
 
   it("of the embedded process are the same in the root's start and the launcher's own", () => {

@@ -4,7 +4,7 @@ const LOADER_FLAGS = new Set(["--import", "--require", "-r", "--loader", "--expe
 /**
  * The host's node flags a worker thread can take: only those that load code (tsx, when the sources run as
  * TypeScript). A thread refuses V8's process-wide flags, which every server runs with (`--liftoff-only`,
- * `--max-semi-space-size`: docs/decisions/0040-wasm-liftoff-only.md), and the pool's first thread then fails to start.
+ * `--max-semi-space-size`, `--heap-growing-percent`: docs/decisions/0040-wasm-liftoff-only.md), and the pool's first thread then fails to start.
  */
 export const workerExecArgv = (hostArgv: readonly string[], { needsTsx }: { needsTsx: boolean }): string[] => {
   const kept: string[] = [];

@@ -2,9 +2,10 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { workerExecArgv } from "../../src/reader/worker-exec-argv.ts";
 
-// What the servers run with (package.json's start scripts, docs/decisions/0040-wasm-liftoff-only.md) and what
+// What the servers run with (package.json's start scripts, docs/decisions/0040-wasm-liftoff-only.md,
+// docs/decisions/0049-minified-bundles-and-a-tighter-heap.md) and what
 // tests and development add: the activity files' worker threads must start under each.
-const SERVER = ["--liftoff-only", "--max-semi-space-size=8"];
+const SERVER = ["--liftoff-only", "--max-semi-space-size=8", "--heap-growing-percent=20"];
 
 describe("the activity-file worker's node flags", () => {
   it("drops V8's process-wide flags, which a worker thread refuses", async () => {
