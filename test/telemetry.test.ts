@@ -87,6 +87,18 @@ describe("traces", () => {
     expect(elsewhere.map((s) => s.name)).toEqual([]);
   });
 
+  it("better-auth's own spans join the trace of the sign-in request that caused them", async () => {
+    spans.reset();
+    const origin = new URL(system.url).origin;
+    expect((await client(system.url).post("/api/auth/sign-in/magic-link", { email: "traced@example.com" }, { origin })).status).toBe(200);
+
+    const root = await gatewaySpan("POST", "/api/auth/sign-in/magic-link");
+    const trace = traceOf(root);
+    const own = trace.filter((s) => s.instrumentationScope.name === "better-auth");
+    expect(own.map((s) => s.name)).not.toEqual([]);
+    for (const span of own) expect(descendsFrom(span, root, trace), span.name).toBe(true);
+  });
+
   it("a request the gateway forwards continues in the service's own HTTP span", async () => {
     const api = client(system.url, (await system.account()).key);
     spans.reset();
