@@ -99,6 +99,15 @@ describe("magic link", () => {
     expect((await t.identity.handler(new Request(url ?? ""))).headers.get("location")).toBe(`${ORIGIN}/`);
   });
 
+  it("keeps better-auth's reservations first-writer-wins, so its lock on promoting an operator-made account holds", async () => {
+    // better-auth keys a reservation by a hash of its name, not a UUID: a UUID-only id would swap it for a random one.
+    const { internalAdapter } = await t.identity.auth.$context;
+    const identifier = `lock-${freshEmail()}`;
+    const reserve = () => internalAdapter.reserveVerificationValue({ identifier, value: "x", expiresAt: new Date(Date.now() + 60_000) });
+    expect(await reserve()).toBe(true);
+    expect(await reserve()).toBe(false);
+  });
+
   it("uses a Secure cookie with the __Secure- prefix when the public URL is https", async () => {
     const origin = "https://fit.example.com";
     const secure = createTestIdentity(h.store, { baseUrl: origin, trustedOrigins: [origin] });
