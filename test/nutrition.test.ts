@@ -30,6 +30,8 @@ describe("food items", () => {
     [{ kcal: 50_000 }, /kcal must be between 0 and 10000/],
     [{ proteinG: 2000 }, /proteinG/],
     [{ date: "2026-02-30" }, /date/],
+    [{ date: undefined }, /^date is required$/],
+    [{ date: 20261122 }, /^date must be a string$/],
     [{ meal: "brunch" }, /meal must be one of/],
     [{ name: "" }, /name must be 1 to 200/],
   ])("refuses %j with a 400 naming the field", async (override, message) => {

@@ -1,5 +1,17 @@
 import { z } from "zod";
 
+/**
+ * A missing or mistyped field in the contracts' own voice ("date is required", "date must be a string") rather
+ * than zod's ("Invalid input: expected string, received undefined"). A schema's own message still wins.
+ */
+z.config({
+  customError: (issue) => {
+    if (issue.code !== "invalid_type") return undefined;
+    if (issue.input === undefined) return "is required";
+    return `must be ${/^[aeiou]/.test(issue.expected) ? "an" : "a"} ${issue.expected}`;
+  },
+});
+
 export const Ack = z
   .object({ ok: z.literal(true) })
   .meta({ id: "Ack", description: "Acknowledgement of a write. Always `{\"ok\": true}`." });

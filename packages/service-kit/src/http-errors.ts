@@ -52,11 +52,11 @@ const isDatabaseUnavailable = (error: unknown): boolean => {
   return false;
 };
 
-/** Zod messages of the contracts start with the field or with "must"; a bare one gets the path in front. */
+/** Zod messages of the contracts start with the field, "must" or "is"; a bare one gets the path in front. */
 const describeIssue = (path: readonly PropertyKey[], message: string): string => {
   const field = path.map(String).join(".");
   if (!field || message.startsWith(field)) return message;
-  return message.startsWith("must") ? `${field} ${message}` : `${field}: ${message}`;
+  return /^(must|is) /.test(message) ? `${field} ${message}` : `${field}: ${message}`;
 };
 
 /** Validates what no route schema could (an upload route's JSON form), with the same 400 a schema gives. */
