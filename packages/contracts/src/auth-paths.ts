@@ -18,7 +18,8 @@ export const authPaths: ZodOpenApiPathsObject = {
       requestBody: { required: true, ...json(MagicLinkRequest) },
       responses: {
         "200": { description: "The link was sent (or printed, without SMTP).", ...json(z.object({ status: z.boolean() })) },
-        "400": { description: "Invalid email or untrusted callbackURL.", ...json(ErrorEnvelope) },
+        "400": { description: "Invalid email.", ...json(ErrorEnvelope) },
+        "403": { description: "A missing or foreign Origin, or an untrusted callbackURL: sent from a page not ours.", ...json(ErrorEnvelope) },
         "429": { description: "Too many requests.", ...json(ErrorEnvelope) },
       },
     },

@@ -5,7 +5,7 @@ import { DailyTotal } from "./nutrition.ts";
 import { WeekWorkouts } from "./workouts.ts";
 
 export const DashboardQuery = z.object({
-  date: CalendarDate.optional().meta({ description: "Day to report nutrition for; default the server's current UTC date." }),
+  date: CalendarDate.optional().meta({ description: "The snapshot's day: the weight summary up to its end, its nutrition, and the workouts of its ISO week (UTC); default the server's current UTC date." }),
 });
 
 export const Dashboard = z

@@ -5,6 +5,7 @@
 // is opened here, migrated, and closed.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
+import { grantedOnlyScopes, scopes } from "@fit/contracts";
 import { openEmbeddedPGlite, openServiceDatabase } from "@fit/service-kit";
 import { gatewayDatabase } from "../app.ts";
 import { loadCreateKeyConfig, type CreateKeyConfig } from "../config.ts";
@@ -17,6 +18,11 @@ import { createMagicLinkMailer } from "../identity/mailer.ts";
 import { createIdentityStore } from "../store/identity-store.ts";
 
 const usage = "usage: create-key <email> [--name <name>] [--scope <scope>]... [--expires-in-days <days>]";
+const help = [
+  "Issues an API key for the account with that email (created if new) and prints it as the last line.",
+  `Without --scope the key has every scope but ${grantedOnlyScopes.join(" and ")}, which it holds only when named.`,
+  `Scopes: ${scopes.join(", ")}.`,
+].join("\n");
 
 const stderrLogger: IdentityLogger = {
   debug() {},
@@ -25,12 +31,18 @@ const stderrLogger: IdentityLogger = {
   error: (_obj, msg) => void process.stderr.write(`error: ${msg ?? ""}\n`),
 };
 
-function parse(argv: string[]): { email: string; options: IssueKeyOptions } {
+function parse(argv: string[]): { email: string; options: IssueKeyOptions } | null {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: "string" }, scope: { type: "string", multiple: true }, "expires-in-days": { type: "string" } },
+    options: {
+      name: { type: "string" },
+      scope: { type: "string", multiple: true },
+      "expires-in-days": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
+  if (values.help) return null;
   const [email, ...extra] = positionals;
   if (!email || extra.length > 0) throw new Error(usage);
   const days = values["expires-in-days"];
@@ -64,7 +76,12 @@ async function issueDirectly(config: CreateKeyConfig, email: string, options: Is
 }
 
 async function main(argv: string[]): Promise<void> {
-  const { email, options } = parse(argv);
+  const parsed = parse(argv);
+  if (!parsed) {
+    process.stdout.write(`${usage}\n${help}\n`);
+    return;
+  }
+  const { email, options } = parsed;
   const config = loadCreateKeyConfig();
   const socket = adminSocketPath(config.DATA_DIR);
   let issued = await requestAccountKey(socket, email, options);
@@ -75,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
   }
   process.stderr.write(
     `${issued.created ? "created account" : "account"} ${issued.email} (${issued.accountId}); ` +
-      `new ${options.scopes ? `key with scopes ${options.scopes.join(" ")}` : "full-access key"}, shown only now:\n`,
+      `new key with ${options.scopes ? `scopes ${options.scopes.join(" ")}` : `every scope but ${grantedOnlyScopes.join(" and ")}`}, shown only now:\n`,
   );
   process.stdout.write(`${issued.key}\n`);
 }

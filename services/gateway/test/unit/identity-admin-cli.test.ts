@@ -83,6 +83,8 @@ describe("create-key CLI", () => {
     try {
       const run = await runCli(["cli-user@example.com", "--name", "laptop"], dataDir);
       expect(run.stderr).toMatch(/running gateway/);
+      // Not "full access": a key without scopes still lacks the granted-only ones.
+      expect(run.stderr).toMatch(/new key with every scope but keys and account, shown only now/);
       expect(run.code).toBe(0);
       const key = lastLine(run.stdout);
       expect(key).toMatch(/^fit_[A-Za-z]{64}$/);
@@ -120,5 +122,15 @@ describe("create-key CLI", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/usage: create-key <email>/);
     expect(run.stdout).toBe("");
+  }, 60_000);
+
+  it("prints its usage, the default scopes and every scope on --help, and exits 0 without issuing anything", async () => {
+    const dataDir = await tempDir();
+    const run = await runCli(["--help"], dataDir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^usage: create-key <email>/);
+    expect(run.stdout).toMatch(/every scope but keys and account/);
+    expect(run.stdout).toMatch(/weight:read, weight:write, .*account\./);
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
   }, 60_000);
 });
