@@ -7,7 +7,8 @@ const verdictText: Record<Judgement["verdict"], string> = {
   good: "Good choice: it fits easily and is rich in protein.",
   fits: "It fits your budget.",
   tight: "It fits, but takes most of what is left for today.",
-  poor: "Poor fit: it does not fit what is left of today's budget.",
+  just_over: "It takes you just past today's target, still within 10 % of it: fine now and then, not every day.",
+  poor: "Poor fit: it takes you more than 10 % past today's target.",
   no_target: "No daily kcal target is set, so I cannot judge the fit; set one under your goals.",
 };
 
@@ -24,7 +25,8 @@ const estimateLine = (items: readonly FoodEstimate[]): string => {
 const budgetLine = ({ date, intake, targets }: Pick<Grounding, "date" | "intake" | "targets">): string => {
   const logged = intake ? `${Math.round(intake.kcal)} kcal and ${Math.round(intake.proteinG)} g protein logged` : "intake unknown";
   const target = targets?.dailyKcalTarget;
-  const left = target != null && intake ? `, ${Math.round(target - intake.kcal)} kcal left of ${target}` : "";
+  const rest = target != null && intake ? Math.round(target - intake.kcal) : null;
+  const left = rest === null ? "" : rest >= 0 ? `, ${rest} kcal left of ${target}` : `, ${-rest} kcal over the target of ${target}`;
   const protein = targets?.proteinTargetG != null && intake ? `, ${Math.max(0, Math.round(targets.proteinTargetG - intake.proteinG))} g protein to go` : "";
   return `On ${date}: ${logged}${left}${protein}.`;
 };

@@ -7,7 +7,7 @@ export interface FoodFacts {
   proteinG: number;
 }
 
-type Verdict = "good" | "fits" | "tight" | "poor" | "no_target";
+type Verdict = "good" | "fits" | "tight" | "just_over" | "poor" | "no_target";
 
 export interface Judgement {
   verdict: Verdict;
@@ -36,20 +36,27 @@ const betterOption = (budgetKcal: number, than: FoodFacts): Judgement["betterOpt
 };
 
 /**
- * How a food fits the day: `poor` when it does not fit what is left of the kcal target, `tight` when it takes
- * most of it, `good` when it fits easily and is protein-dense, else `fits`. A better option is offered for the
- * poor and tight ones.
+ * How a food fits the day, in the bands of the day's adherence (on target from 90 % to 110 % of it): `poor` when
+ * the day would end above 110 %, `just_over` when above the target but within 110 %, `tight` when it takes most of
+ * what is left, `good` when it fits easily and is protein-dense, else `fits`. A better option is offered for all
+ * but the last two.
  */
 export const judgeFood = (food: FoodFacts, grounding: Pick<Grounding, "targets" | "intake">): Judgement => {
   const target = grounding.targets?.dailyKcalTarget ?? null;
   const logged = grounding.intake?.kcal ?? 0;
-  const remainingKcal = target === null ? null : Math.round(target - logged);
   const proteinTarget = grounding.targets?.proteinTargetG ?? null;
   const remainingProteinG = proteinTarget === null ? null : tenth(proteinTarget - (grounding.intake?.proteinG ?? 0));
-  if (remainingKcal === null) return { verdict: "no_target", remainingKcal, remainingProteinG, betterOption: null };
+  if (target === null) return { verdict: "no_target", remainingKcal: null, remainingProteinG, betterOption: null };
+  const remainingKcal = Math.round(target - logged);
   const dense = food.kcal > 0 && (food.proteinG * 100) / food.kcal >= DENSE_PROTEIN;
+  // Whole-number ratios, as the daily total's adherence compares them.
+  const dayEnd = logged + food.kcal;
   const verdict: Verdict =
-    food.kcal > remainingKcal ? "poor" : food.kcal > 0.6 * remainingKcal ? "tight" : dense ? "good" : "fits";
+    dayEnd * 100 > target * 110 ? "poor"
+    : dayEnd > target ? "just_over"
+    : food.kcal > 0.6 * remainingKcal ? "tight"
+    : dense ? "good" : "fits";
   const budget = verdict === "poor" ? Math.min(remainingKcal, 400) : Math.min(food.kcal, remainingKcal);
-  return { verdict, remainingKcal, remainingProteinG, betterOption: verdict === "poor" || verdict === "tight" ? betterOption(budget, food) : null };
+  const offer = verdict === "poor" || verdict === "just_over" || verdict === "tight";
+  return { verdict, remainingKcal, remainingProteinG, betterOption: offer ? betterOption(budget, food) : null };
 };

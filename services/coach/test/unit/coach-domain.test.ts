@@ -18,9 +18,13 @@ const grounding = (overrides: Partial<Grounding> = {}): Grounding => ({
 });
 
 describe("the verdict", () => {
-  it("is poor past what is left, tight near it, good when small and protein-dense, and names a better option", () => {
-    expect(judgeFood({ kcal: 700, proteinG: 10 }, grounding())).toMatchObject({ verdict: "poor", remainingKcal: 500, remainingProteinG: 60 });
-    expect(judgeFood({ kcal: 700, proteinG: 10 }, grounding()).betterOption!.kcal).toBeLessThanOrEqual(400);
+  it("is poor past 110 % of the target, just over within it, tight near it, good when small and protein-dense, and names a better option", () => {
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding())).toMatchObject({ verdict: "poor", remainingKcal: 500, remainingProteinG: 60 });
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding()).betterOption!.kcal).toBeLessThanOrEqual(400);
+    // The day at 2200 of 2000 is 110 %, still on target by the daily total's adherence.
+    expect(judgeFood({ kcal: 700, proteinG: 10 }, grounding()).verdict).toBe("just_over");
+    expect(judgeFood({ kcal: 501, proteinG: 10 }, grounding()).verdict).toBe("just_over");
+    expect(judgeFood({ kcal: 500, proteinG: 10 }, grounding()).verdict).toBe("tight");
     expect(judgeFood({ kcal: 400, proteinG: 5 }, grounding()).verdict).toBe("tight");
     expect(judgeFood({ kcal: 150, proteinG: 25 }, grounding())).toMatchObject({ verdict: "good", betterOption: null });
     expect(judgeFood({ kcal: 150, proteinG: 2 }, grounding()).verdict).toBe("fits");
@@ -41,6 +45,11 @@ describe("the built-in reply", () => {
     expect(reply).toContain("On 2026-11-23: 1500 kcal and 90 g protein logged, 500 kcal left of 2000");
     expect(reply).toMatch(/Verdict: /);
     expect(reply).toContain("I could not read your weight just now");
+  });
+
+  it("says how far over the target a day already is, not a negative number left", () => {
+    const over = grounding({ intake: { kcal: 2300, proteinG: 90, items: [] } });
+    expect(estimatorReply([], null, over)).toContain("2300 kcal and 90 g protein logged, 300 kcal over the target of 2000");
   });
 
   it("names a portion once when it is called like the food", () => {
