@@ -107,6 +107,12 @@ describe("the protected resource (docs/security.md items 1-8)", () => {
     const forged = await mcpPost(`${header}.${payload}.${"A".repeat(86)}`);
     expect(forged.status).toBe(401);
     expect(forged.headers.get("www-authenticate")).toContain('error="invalid_token"');
+    // An opaque token (one asked for without `resource`) says how to get one this API takes.
+    const opaque = await mcpPost("ZmFrZS1vcGFxdWUtdG9rZW4");
+    expect(opaque.status).toBe(401);
+    expect(((await opaque.json()) as { error: string }).error).toBe(
+      `access token is not one this API accepts: ask for it with resource=${system.url}/mcp (RFC 8707)`,
+    );
     expect((await mcpPost(token, { origin: "https://evil.example" })).status).toBe(403);
     expect((await mcpPost(undefined, { "mcp-session-id": "a-session-of-someone-else" })).status).toBe(401);
   });

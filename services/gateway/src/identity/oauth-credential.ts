@@ -28,6 +28,8 @@ export interface OAuthTokenCheck {
 }
 
 const invalidToken = (why: string) => new AppError("unauthenticated", `access token ${why}`);
+/** What an authorization server hands out when asked without `resource`: an opaque token for no audience. */
+const notForThisApi = (audience: string) => invalidToken(`is not one this API accepts: ask for it with resource=${audience} (RFC 8707)`);
 
 /** A JWT's three base64url parts; anything else is not one of ours and is refused unread. */
 const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);
@@ -40,7 +42,7 @@ export function createOAuthTokenVerifier({ issuer, audience, jwks }: Omit<OAuthT
   };
   /** The verified claims, or why the token is refused. */
   return async (token: string): Promise<z.infer<typeof AccessTokenClaims> & JWTPayload> => {
-    if (!looksLikeJwt(token)) throw invalidToken("is malformed");
+    if (!looksLikeJwt(token)) throw notForThisApi(audience);
     let payload: JWTPayload;
     try {
       payload = (await verify(token, false)).payload;
@@ -79,7 +81,7 @@ export function createOAuthTokenResolver(check: OAuthTokenCheck, cache: Credenti
     return { caller, expiresAt: claims.exp * 1000 };
   };
   return async (token: string): Promise<AuthenticatedCaller> => {
-    if (!looksLikeJwt(token)) throw invalidToken("is malformed");
+    if (!looksLikeJwt(token)) throw notForThisApi(check.audience);
     return cache.resolve(credentialDigest(token), () => read(token), () => invalidToken("has expired"));
   };
 }
