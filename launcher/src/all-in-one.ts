@@ -35,7 +35,7 @@ const [
  * own loopback port behind the gateway, sharing one bus. Embedded defaults (one PGlite with a schema per
  * service, in-process bus) unless DATABASE_URL / NATS_URL are set.
  */
-const { config, env } = loadLauncherConfig();
+const { config, env, dataDirFlag } = loadLauncherConfig();
 const shared = { ...env, ...(await localSecrets(config)), HOST: "127.0.0.1", PORT: "0" };
 const bus = await createBus({
   natsUrl: config.NATS_URL,
@@ -85,7 +85,7 @@ console.log(`
 Fitness platform is up at ${url}  (data in ${config.DATA_DIR}, ${config.DATABASE_URL ? "PostgreSQL" : pglite ? "embedded PGlite" : "embedded PGlite, a folder per service"}, ${config.NATS_URL ? "NATS" : "in-process bus"},
   coach: ${coachConfig.COACH_MODEL_URL ? `model ${coachConfig.COACH_MODEL} at ${coachConfig.COACH_MODEL_URL}` : "built-in estimator (set COACH_MODEL_URL for a language model)"})
   API description:   ${url}/openapi.json
-  Get an API key:    npx -y pnpm@10 create-key you@example.com      (prints the key as its last line)
+  Get an API key:    ${dataDirFlag}npx -y pnpm@10 create-key you@example.com      (prints the key as its last line)
   Then:              curl -H "Authorization: Bearer <key>" ${url}/api/dashboard
   Or sign in:        curl -X POST ${url}/api/auth/sign-in/magic-link -H 'content-type: application/json' \\
                           -H 'origin: ${url}' -d '{"email":"you@example.com"}'

@@ -70,6 +70,9 @@ describe("the embedded default's built bundle", () => {
   });
 
   it("serves the API, the coach, a worker-parsed import, sign-in, the agent protocol and telemetry, then stops cleanly", async () => {
+    // Its data is not in ./data, so the key command it suggests names the folder.
+    const keyCommand = `Get an API key:    DATA_DIR=${dataDir} npx -y pnpm@10 create-key you@example.com`;
+    await waitFor("the start-up banner", async () => server.log().includes(keyCommand) || undefined);
     const issued = await requestAccountKey(adminSocketPath(dataDir), "bundle@example.com", {});
     if (!issued) throw new Error(`the admin socket did not answer:\n${server.log()}`);
     const api = client(url, issued.key);
