@@ -62,6 +62,9 @@ describe("workouts: describe, list, correct, delete", () => {
       expect(refused.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(refused.body.error).toEqual(expect.any(String));
     }
+    const impossible = await api.post("/api/workouts/describe", { text: "ran 5 km in 2 min" });
+    expect(impossible.status).toBe(400);
+    expect(impossible.body).toEqual({ error: "the workout cannot be right: 150 km/h is faster than anyone runs", detail: "say how long and how far it really was" });
     expect((await api.get("/api/workouts")).body.items).toHaveLength(1);
   });
 

@@ -1,12 +1,14 @@
 import type { ParsedWorkout as WorkoutRead } from "@fit/contracts";
 import { estimateWorkoutEnergy, knownDurationS } from "./workout-energy.ts";
 import type { ParsedWorkout as Read } from "./workout-parser.ts";
+import { whyImpossible } from "./workout-plausibility.ts";
 
 /**
  * Settles what the text left open: a strength session's duration from its sets, a distance's from an easy
  * pace, and the energy from the MET
- * table when the text states none (with its range and source). Null when no duration can be known: the
- * caller asks the user to say how long or how far.
+ * table when the text states none (with its range and source). Null when no duration can be known, or when
+ * the text cannot be true (a zero time or distance, a speed no one reaches): the caller asks the user to say
+ * how long or how far.
  */
 /** Minutes per km at an easy pace: how long a distance stated without a time most likely took. */
 const typicalMinPerKm: Partial<Record<Read["activityType"], number>> = {
@@ -20,6 +22,7 @@ const durationFromDistance = ({ activityType, distanceM }: Read) => {
 
 /** `read`: a workout as the parser or a model read it, before its duration and energy are settled. */
 export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | null => {
+  if (whyImpossible(read) !== null) return null;
   const durationS = knownDurationS(read) ?? durationFromDistance(read);
   if (durationS === null) return null;
   const estimate = read.energyKcal === null ? estimateWorkoutEnergy({ ...read, durationS }, weightKg) : null;

@@ -49,14 +49,17 @@ export const takePace = (t: MaskedText): number | null => {
 const HOURS = String.raw`(?:hours?|hrs?|h)(?![a-z])`;
 const MINUTES = String.raw`(?:minutes?|mins?|mn)(?![a-z])`;
 const SECONDS = String.raw`(?:seconds?|secs?|s)(?![a-z])`;
-const DURATION_RULES: readonly (readonly [RegExp, (m: RegExpExecArray) => number])[] = [
+/** `clock`: a bare "a:b", read as a × 60 + b and left for readClock to take as m:ss or h:mm. */
+const DURATION_RULES: readonly (readonly [RegExp, (m: RegExpExecArray) => number, clock?: true])[] = [
   [/\b(?:an?|one)\s+hour\s+and\s+a\s+half\b/g, () => 5400],
   [/\b(?:half\s+an|a\s+half|half\s+(?:of\s+)?an?)\s+hour\b/g, () => 1800],
   [/\b(?:an|one)\s+hour\b/g, () => 3600],
   [/(?<![\d:])(\d{1,2}):([0-5]\d):([0-5]\d)(?![\d:])/g, (m) => num(m[1]) * 3600 + num(m[2]) * 60 + num(m[3])],
   [new RegExp(String.raw`(?<![\d:])(\d{1,2}):([0-5]\d)\s*${HOURS}`, "g"), (m) => num(m[1]) * 3600 + num(m[2]) * 60],
-  // A bare "27:45" (clock times were consumed before) is minutes and seconds: "5k in 27:45".
-  [/(?<![\d:])(\d{1,3}):([0-5]\d)(?![\d:])/g, (m) => num(m[1]) * 60 + num(m[2])],
+  // "1:30 min" says which it is; a bare "a:b" does not.
+  [new RegExp(String.raw`(?<![\d:])(\d{1,3}):([0-5]\d)\s*${MINUTES}`, "g"), (m) => num(m[1]) * 60 + num(m[2])],
+  // A bare "27:45" (clock times were consumed before) is m:ss or h:mm: "5k in 27:45", "10 miles in 1:30".
+  [/(?<![\d:])(\d{1,3}):([0-5]\d)(?![\d:])/g, (m) => num(m[1]) * 60 + num(m[2]), true],
   [
     new RegExp(String.raw`(${NUM})\s*${HOURS}(?:(\d{2})(?![\da-z])|\s*(?:and\s*)?(\d{1,2})\s*(?:${MINUTES}|m(?![a-z]))|\s*(and\s+a\s+half)\b)?`, "g"),
     (m) => num(m[1]) * 3600 + num(m[2] ?? m[3]) * 60 + (m[4] ? 1800 : 0),
@@ -71,17 +74,20 @@ const isNotWorkoutTime = (t: MaskedText, m: RegExpExecArray) =>
   /^\s*(?:of\s+)?(?:rest|break|recovery|ago|off|warm[- ]?up|cool[- ]?down)\b/.test(t.after(m.index + m[0].length)) ||
   /\b(?:rest|resting|break|recovery)\s*(?:of|for|:)?\s*$/.test(t.clauseBefore(m.index, 16));
 
-/** The longest duration stated, in seconds: a warm-up or an interval is shorter than the workout it is part of. */
-export const takeDuration = (t: MaskedText): number | null => {
-  let longest: number | null = null;
-  for (const [pattern, read] of DURATION_RULES) {
+/**
+ * The workout's durations in seconds, a bare "a:b" apart in `clocks` (see DURATION_RULES). A stated 0 is kept:
+ * "5 km in 0 min" is not a workout, and reading it as no time would log one at an easy pace.
+ */
+export const takeDuration = (t: MaskedText): { durations: number[]; clocks: number[] } => {
+  const durations: number[] = [];
+  const clocks: number[] = [];
+  for (const [pattern, read, clock] of DURATION_RULES) {
     t.consume(pattern, (m) => {
-      const seconds = read(m);
-      if (seconds > 0 && !isNotWorkoutTime(t, m)) longest = Math.max(longest ?? 0, seconds);
+      if (!isNotWorkoutTime(t, m)) (clock ? clocks : durations).push(read(m));
       return true;
     });
   }
-  return longest === null ? null : Math.round(longest);
+  return { durations, clocks };
 };
 
 interface Distance {
@@ -116,7 +122,8 @@ const poolLength = (t: MaskedText): number => {
 };
 
 /**
- * The longest distance stated (a cool-down or an interval is shorter than the workout). Laps count
+ * The longest distance stated (a cool-down or an interval is shorter than the workout), 0 if that is what
+ * the text says: "ran 0 km" is no run. Laps count
  * only for a swim, at the pool length stated ("50m pool") or 25 m; on a track a lap is not a known length.
  */
 export const takeDistance = (t: MaskedText, isSwim: boolean): Distance | null => {
@@ -132,14 +139,14 @@ export const takeDistance = (t: MaskedText, isSwim: boolean): Distance | null =>
     if (m[3] === "k" && /^\s*steps\b/.test(t.after(m.index + m[0].length))) return false;
     const unit = UNITS.find(([prefix]) => m[3]?.startsWith(prefix));
     const amount = num(m[2]) * num(m[1] ?? "1");
-    if (!unit || amount <= 0) return false;
+    if (!unit) return false;
     found.push({ meters: tenth(amount * unit[1]), label: `${formatNumber(amount)} ${unit[2]}` });
     return true;
   });
   if (isSwim) {
     t.consume(new RegExp(String.raw`(${NUM})\s*(?:laps?|lengths?)\b`, "g"), (m) => {
       const meters = tenth(num(m[1]) * pool);
-      if (meters > 0) found.push({ meters, label: `${formatNumber(meters)} m` });
+      found.push({ meters, label: `${formatNumber(meters)} m` });
       return true;
     });
   }

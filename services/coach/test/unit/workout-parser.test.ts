@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { completeWorkout } from "../../src/domain/workout-completion.ts";
 import { type ParsedWorkout, parseWorkout } from "../../src/domain/workout-parser.ts";
+import { whyImpossible } from "../../src/domain/workout-plausibility.ts";
 
 type Expected = Partial<Omit<ParsedWorkout, "exercises">> & { exercises?: Partial<ParsedWorkout["exercises"][number]>[] };
 
@@ -131,6 +133,39 @@ const CASES: readonly (readonly [string, Expected])[] = [
 describe("parseWorkout", () => {
   it.each(CASES)("%s", (text, expected) => {
     expect(parseWorkout(text, { weekday: 3 })).toMatchObject(expected);
+  });
+
+  it("reads a two-part time as h:mm when m:ss would be faster than anyone goes over the distance", () => {
+    expect(parseWorkout("ran 10 miles in 1:30").durationS).toBe(5400);
+    expect(parseWorkout("ran 8 km in 0:45").durationS).toBe(2700);
+    expect(parseWorkout("swam 2 km in 0:50").durationS).toBe(3000);
+    expect(parseWorkout("ran 5 km in 25:30").durationS).toBe(1530);
+    expect(parseWorkout("ran 1:05:30").durationS).toBe(3930);
+  });
+
+  it("reads a two-part time without a distance as h:mm when m:ss is too short for a session of the activity", () => {
+    expect(parseWorkout("ran 1:30").durationS).toBe(5400);
+    expect(parseWorkout("rode 2:15 this morning").durationS).toBe(8100);
+    expect(parseWorkout("ran 25:30").durationS).toBe(1530);
+    expect(parseWorkout("ran 1:30 min").durationS).toBe(90);
+    expect(parseWorkout("bench 3x8, 1:30 between sets").durationS).toBe(90);
+  });
+
+  it("refuses a speed no one reaches at the activity, as it refuses text without a duration", () => {
+    for (const text of ["ran 5 km in 2 min", "walked 10 km in 20 min", "rode 100 km in 30 min", "swam 1000 m in 2 min", "ran 10 km at 1:00/km"]) {
+      expect(completeWorkout(parseWorkout(text), 70), text).toBeNull();
+    }
+    expect(whyImpossible(parseWorkout("rode 100 km in 30 min"))).toBe("200 km/h is faster than anyone rides");
+    expect(whyImpossible(parseWorkout("ran 100 m in 11 s"))).toBeNull();
+    expect(completeWorkout(parseWorkout("ran 100 m in 11 s"), 70)).toMatchObject({ durationS: 11, distanceM: 100 });
+    expect(completeWorkout(parseWorkout("ran 10 miles in 1:30"), 70)).toMatchObject({ durationS: 5400 });
+  });
+
+  it("refuses a zero duration or distance, as it refuses text without a duration", () => {
+    expect(parseWorkout("ran 0 km in 20 min")).toMatchObject({ distanceM: 0, durationS: 1200 });
+    for (const text of ["ran 5 km in 0 min", "ran 0 km in 20 min", "swam 0 laps in 20 min", "ran 0:00", "ran 0 km at 5:00/km"]) {
+      expect(completeWorkout(parseWorkout(text), 70), text).toBeNull();
+    }
   });
 
   it("reads weekday names against Sunday when no weekday is given", () => {
