@@ -17,7 +17,7 @@ export interface TokenSpan {
   end: number;
 }
 
-const each = (words: readonly string[], value: number) => words.map((word): [string, number] => [word, value]);
+const each = <T>(words: readonly string[], value: T) => words.map((word): [string, T] => [word, value]);
 
 const gramsPerUnit: ReadonlyMap<string, number> = new Map([
   ...each(["g", "gr", "gram", "gramme"], 1),
@@ -59,6 +59,18 @@ const containers: ReadonlyMap<string, { ml?: number; grams?: number; vague: bool
   ["scoop", { grams: 30, vague: false }],
 ]);
 
+/**
+ * How many of the table's slices a whole is, by the size said (the table says why a whole is eight). Smaller
+ * sizes go by a pizza's area: a 12" medium is about three quarters of a 14" large, a 10" small about half.
+ * `unit` is what the amount is then given in: "1 whole pepperoni pizza", "2 small cheese pizza".
+ */
+const fullSize = { slices: 8, unit: "whole" };
+const wholeSizes: ReadonlyMap<string, { slices: number; unit: string }> = new Map([
+  ...each(["whole", "large", "big", "regular"], fullSize),
+  ...each(["medium"], { slices: 6, unit: "medium" }),
+  ...each(["small", "personal", "mini"], { slices: 4, unit: "small" }),
+]);
+
 const numberWords = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 
 const wordValues: ReadonlyMap<string, number> = new Map([
@@ -81,15 +93,12 @@ const fillers = new Set(["of", "x", "small", "medium", "large", "big", "extra", 
 /** "2 and a half" is one quantity; the text splitter must not cut it at "and". */
 export const numberAndAHalf = String.raw`\b(?:\d+|${numberWords.join("|")})\s+and\s+a\s+half\b`;
 
-/** Counts outside this are typos or abuse, not meals. */
-const minCount = 0.01;
-const maxCount = 100_000;
-
 type Measure =
   | { kind: "mass"; grams: number }
   | { kind: "volume"; ml: number }
   | { kind: "portion" }
-  | { kind: "container"; word: string; ml?: number; grams?: number; vague: boolean };
+  | { kind: "container"; word: string; ml?: number; grams?: number; vague: boolean }
+  | { kind: "whole"; slices: number; unit: string };
 
 interface Reading {
   count: number;
@@ -108,7 +117,10 @@ const numeral = (token: string | undefined): number | undefined => {
   return denominator > 0 ? Number(fraction[1]) / denominator : undefined;
 };
 
-/** A number written in digits, a fraction or words, from token `i`; where it ends and whether it is vague. */
+/**
+ * A number written in digits, a fraction or words, from token `i`; where it ends and whether it is vague. Zero
+ * and absurd counts are read as said, for the estimator to refuse rather than guess a portion instead.
+ */
 const readNumber = (at: TokenAt, i: number): { value: number; next: number; vague: boolean } | null => {
   const token = at(i);
   if (token === undefined) return null;
@@ -140,7 +152,6 @@ const readNumber = (at: TokenAt, i: number): { value: number; next: number; vagu
     value *= 12;
     next++;
   }
-  if (!(value >= minCount && value <= maxCount)) return null;
   return { value, next, vague: word !== undefined && vagueWords.has(word) };
 };
 
@@ -187,15 +198,29 @@ const toAmount = ({ count, vague, measure }: Reading, entry: FoodEntry): Amount 
       const grams = count * (measure.grams ?? (measure.ml ?? 0) * density);
       return { quantity: hundredths(count), unit: measure.word, grams, certainty: vague || measure.vague ? "vague" : "counted" };
     }
+    case "whole":
+      return { quantity: hundredths(count), unit: measure.unit, grams: count * measure.slices * entry.portion.grams, certainty: vague ? "vague" : "counted" };
     default:
       return { quantity: hundredths(count), unit: entry.portion.label, grams: count * entry.portion.grams, certainty: vague ? "vague" : "counted" };
   }
 };
 
 /**
+ * The whole to count the food in when it is named by its whole ("2 pizzas", "a cheesecake"; not "a pizza slice"
+ * or "a cupcake"), as big as the first size word said; `sized` tells whether one was.
+ */
+const wholeOf = (tokens: readonly string[], food: TokenSpan, at: TokenAt, entry: FoodEntry): { measure: Measure; sized: boolean } | null => {
+  if (!singularForms(tokens[food.end - 1] ?? "").some((form) => entry.whole?.includes(form))) return null;
+  const size = tokens.map((_, i) => wholeSizes.get(at(i) ?? "")).find((found) => found !== undefined);
+  return { measure: { kind: "whole", ...(size ?? fullSize) }, sized: size !== undefined };
+};
+
+/**
  * How much of `entry` the tokens describe. Every number outside the food's name is read with the unit after
  * it; a mass or volume wins over a bare count ("a 200 g steak"), else the first one counts. With no number,
- * a lone unit word ("glass of milk") means one of it, and nothing at all means one vague portion.
+ * a lone unit word ("glass of milk") means one of it, and nothing at all means one vague portion. A food
+ * named by its whole and counted without a unit ("half a pizza"), or given a size ("large pizza"), is counted
+ * in wholes; "a slice of pizza" and a vague "some pizza" stay slices.
  */
 export const readAmount = (tokens: readonly string[], food: TokenSpan, entry: FoodEntry): Amount => {
   const at: TokenAt = (i) => (i >= food.start && i < food.end ? undefined : tokens[i]);
@@ -206,9 +231,11 @@ export const readAmount = (tokens: readonly string[], food: TokenSpan, entry: Fo
     readings.push({ count: number.value, vague: number.vague, measure: readMeasure(at, skipFillers(at, number.next), entry) });
     i = number.next - 1;
   }
+  const whole = wholeOf(tokens, food, at, entry);
   const chosen = readings.find(isMeasured) ?? readings[0];
-  if (chosen) return toAmount(chosen, entry);
+  if (chosen) return toAmount(chosen.measure === null && !chosen.vague && whole ? { ...chosen, measure: whole.measure } : chosen, entry);
   // A lone one-letter token ("g", "l") is noise, not a measure of one.
   const lone = tokens.map((token, i) => (token.length > 1 ? readMeasure(at, i, entry) : null)).find((measure) => measure !== null) ?? null;
+  if (lone === null && whole?.sized) return toAmount({ count: 1, vague: false, measure: whole.measure }, entry);
   return toAmount({ count: 1, vague: lone === null, measure: lone }, entry);
 };

@@ -9,7 +9,9 @@
  * `portion` is one piece for things counted in pieces (egg, slice, nugget, cookie), so "3 cookies" is three
  * of it; otherwise it is a typical serving (a cup of milk, a bowl of pho). `mlDensity` is given for anything
  * measured by volume: liquids, but also rice, cereal, berries and flour, whose "cup" weighs far less than
- * 240 g (USDA household measures divided by the 240 ml cup).
+ * 240 g (USDA household measures divided by the 240 ml cup). `whole` is given for foods whose portion is a
+ * slice cut from something people also eat whole (a pizza, a cake, a pie): USDA's pie and cake slices are
+ * eighths (1/8 of a 9" pie, of an 18 oz cake) and a large 14" pizza is cut in eight, so a whole is eight slices.
  */
 
 export interface FoodEntry {
@@ -23,6 +25,8 @@ export interface FoodEntry {
   portion: { grams: number; label: string };
   /** Grams per ml; 1 when absent. */
   mlDensity?: number;
+  /** Words naming the whole the portion is a slice of ("pizza"); "a pizza" is then a whole one, eight slices. */
+  whole?: readonly string[];
 }
 
 export const foodTable: readonly FoodEntry[] = [
@@ -273,9 +277,9 @@ export const foodTable: readonly FoodEntry[] = [
   { id: "cookie", name: "cookie", aliases: ["cookie", "cookies", "chocolate chip cookie", "biscuit", "biscuits", "chocolate cookie", "oatmeal cookie"], kcalPer100g: 488, proteinPer100g: 5.4, portion: { grams: 30, label: "cookie" } },
   { id: "sandwich-cookie", name: "sandwich cookie", aliases: ["oreo", "oreos", "sandwich cookie", "bourbon biscuit"], kcalPer100g: 472, proteinPer100g: 5, portion: { grams: 11, label: "cookie" } },
   { id: "brownie", name: "brownie", aliases: ["brownie", "brownies", "chocolate brownie"], kcalPer100g: 405, proteinPer100g: 4.8, portion: { grams: 56, label: "brownie" } },
-  { id: "cake", name: "cake", aliases: ["cake", "chocolate cake", "birthday cake", "layer cake", "carrot cake", "sponge cake", "cupcake", "cupcakes"], kcalPer100g: 367, proteinPer100g: 4.1, portion: { grams: 80, label: "slice" } },
-  { id: "cheesecake", name: "cheesecake", aliases: ["cheesecake", "cheese cake"], kcalPer100g: 321, proteinPer100g: 5.5, portion: { grams: 100, label: "slice" } },
-  { id: "pie-fruit", name: "fruit pie", aliases: ["pie", "apple pie", "fruit pie", "cherry pie", "pumpkin pie", "blueberry pie"], kcalPer100g: 237, proteinPer100g: 1.9, portion: { grams: 125, label: "slice" } },
+  { id: "cake", name: "cake", aliases: ["cake", "chocolate cake", "birthday cake", "layer cake", "carrot cake", "sponge cake", "cupcake", "cupcakes"], kcalPer100g: 367, proteinPer100g: 4.1, portion: { grams: 80, label: "slice" }, whole: ["cake"] },
+  { id: "cheesecake", name: "cheesecake", aliases: ["cheesecake", "cheese cake"], kcalPer100g: 321, proteinPer100g: 5.5, portion: { grams: 100, label: "slice" }, whole: ["cheesecake", "cake"] },
+  { id: "pie-fruit", name: "fruit pie", aliases: ["pie", "apple pie", "fruit pie", "cherry pie", "pumpkin pie", "blueberry pie"], kcalPer100g: 237, proteinPer100g: 1.9, portion: { grams: 125, label: "slice" }, whole: ["pie"] },
   { id: "ice-cream", name: "ice cream", aliases: ["ice cream", "vanilla ice cream", "chocolate ice cream", "gelato"], kcalPer100g: 207, proteinPer100g: 3.5, portion: { grams: 66, label: "scoop" }, mlDensity: 0.55 },
   { id: "frozen-yogurt", name: "frozen yogurt", aliases: ["frozen yogurt", "frozen yoghurt", "froyo"], kcalPer100g: 159, proteinPer100g: 4, portion: { grams: 90, label: "serving" }, mlDensity: 0.6 },
   { id: "granola-bar", name: "granola bar", aliases: ["granola bar", "muesli bar", "cereal bar", "flapjack", "oat bar"], kcalPer100g: 440, proteinPer100g: 7.5, portion: { grams: 30, label: "bar" } },
@@ -327,8 +331,8 @@ export const foodTable: readonly FoodEntry[] = [
   { id: "spirits", name: "spirits", aliases: ["vodka", "whiskey", "whisky", "gin", "rum", "tequila", "spirits", "liquor", "bourbon", "brandy"], kcalPer100g: 231, proteinPer100g: 0, portion: { grams: 42, label: "shot" }, mlDensity: 0.95 },
 
   // Fast food
-  { id: "pizza-cheese", name: "cheese pizza", aliases: ["pizza", "cheese pizza", "margherita", "margherita pizza", "pizza slice"], kcalPer100g: 268, proteinPer100g: 10.4, portion: { grams: 107, label: "slice" } },
-  { id: "pizza-pepperoni", name: "pepperoni pizza", aliases: ["pepperoni pizza", "meat pizza", "meat feast pizza"], kcalPer100g: 290, proteinPer100g: 12, portion: { grams: 110, label: "slice" } },
+  { id: "pizza-cheese", name: "cheese pizza", aliases: ["pizza", "cheese pizza", "margherita", "margherita pizza", "pizza slice"], kcalPer100g: 268, proteinPer100g: 10.4, portion: { grams: 107, label: "slice" }, whole: ["pizza"] },
+  { id: "pizza-pepperoni", name: "pepperoni pizza", aliases: ["pepperoni pizza", "meat pizza", "meat feast pizza"], kcalPer100g: 290, proteinPer100g: 12, portion: { grams: 110, label: "slice" }, whole: ["pizza"] },
   { id: "hamburger", name: "hamburger", aliases: ["burger", "hamburger", "beef burger", "burgers", "whopper"], kcalPer100g: 240, proteinPer100g: 12, portion: { grams: 220, label: "burger" } },
   { id: "cheeseburger", name: "cheeseburger", aliases: ["cheeseburger", "cheese burger", "double cheeseburger"], kcalPer100g: 263, proteinPer100g: 13, portion: { grams: 150, label: "burger" } },
   { id: "big-mac", name: "big mac", aliases: ["big mac", "bigmac"], kcalPer100g: 257, proteinPer100g: 11.8, portion: { grams: 215, label: "burger" } },
@@ -364,7 +368,7 @@ export const foodTable: readonly FoodEntry[] = [
   { id: "curry", name: "chicken curry", aliases: ["curry", "chicken curry", "tikka masala", "chicken tikka masala", "butter chicken", "korma", "chicken korma", "thai curry", "green curry", "red curry", "katsu curry"], kcalPer100g: 140, proteinPer100g: 11, portion: { grams: 250, label: "serving" }, mlDensity: 1 },
   { id: "biryani", name: "biryani", aliases: ["biryani", "chicken biryani", "biriyani", "pilau", "pilaf"], kcalPer100g: 175, proteinPer100g: 8.5, portion: { grams: 300, label: "serving" }, mlDensity: 0.7 },
   { id: "sweet-and-sour-chicken", name: "sweet and sour chicken", aliases: ["sweet and sour chicken", "orange chicken", "general tso chicken", "general tsos chicken", "sesame chicken"], kcalPer100g: 290, proteinPer100g: 14, portion: { grams: 200, label: "serving" } },
-  { id: "stir-fry", name: "chicken stir fry", aliases: ["stir fry", "chicken stir fry", "beef stir fry", "stir fried chicken", "teriyaki chicken"], kcalPer100g: 100, proteinPer100g: 10, portion: { grams: 300, label: "serving" } },
+  { id: "stir-fry", name: "chicken stir fry", aliases: ["stir fry", "chicken stir fry", "stir fried chicken", "teriyaki chicken"], kcalPer100g: 100, proteinPer100g: 10, portion: { grams: 300, label: "serving" } },
   { id: "beef-stew", name: "beef stew", aliases: ["beef stew", "stew", "irish stew", "goulash", "beef bourguignon"], kcalPer100g: 99, proteinPer100g: 7.5, portion: { grams: 245, label: "cup" }, mlDensity: 1.02 },
   { id: "chili-con-carne", name: "chili con carne", aliases: ["chili", "chilli", "chili con carne", "chilli con carne", "beef chili"], kcalPer100g: 112, proteinPer100g: 7.5, portion: { grams: 250, label: "cup" }, mlDensity: 1.05 },
   { id: "rice-and-beans", name: "rice and beans", aliases: ["rice and beans", "beans and rice", "rice and peas", "red beans and rice", "gallo pinto"], kcalPer100g: 140, proteinPer100g: 5, portion: { grams: 250, label: "serving" }, mlDensity: 0.75 },

@@ -27,12 +27,15 @@ export const singularForms = (word: string): string[] => {
   return forms;
 };
 
-const separators = /\s+(?:and|with|plus)\s+|[,;+&\r\n]/gi;
+/** Words that join two foods: "eggs and toast", "toast with butter", "peanut butter on toast". */
+export const joinerWords: readonly string[] = ["and", "with", "plus", "on"];
+
+const separators = new RegExp(String.raw`\s+(?:${joinerWords.join("|")})\s+|[,;+&\r\n]`, "gi");
 
 /**
- * The text cut at commas, "and", "with", "plus", "+", "&", ";" and line breaks, each part trimmed and parts
- * without a letter or digit dropped. A separator inside a match of `keepWhole` (a food named with "and",
- * "2 and a half") does not cut.
+ * The text cut at commas, the joiner words, "+", "&", ";" and line breaks, each part trimmed and parts without
+ * a letter or digit dropped, so each food keeps its own amount. A separator inside a match of `keepWhole` (a
+ * food named with a joiner, "2 and a half") does not cut.
  */
 export const splitParts = (text: string, keepWhole: RegExp): string[] => {
   const kept = [...text.matchAll(keepWhole)].map((m) => ({ from: m.index, to: m.index + m[0].length }));

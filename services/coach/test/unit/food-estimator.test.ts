@@ -93,6 +93,12 @@ describe("quantities", () => {
     expect(only("a few strawberries")).toMatchObject({ quantity: 3, ...expected("strawberries", 3 * portion("strawberries"), vague) });
   });
 
+  it("refuses a zero count and reports it, rather than logging one portion", () => {
+    for (const text of ["0 eggs", "0 g rice", "0.001 eggs"]) {
+      expect(estimateFoods(text), text).toEqual({ items: [], unrecognized: [text] });
+    }
+  });
+
   it("ignores a fat percentage and prefers a weight to a count", () => {
     expect(only("2% milk")).toMatchObject({ quantity: 1, unit: "cup" });
     expect(only("a 300 g steak")).toMatchObject({ quantity: 300, unit: "g", ...expected("beef-steak", 300, exact) });
@@ -125,6 +131,33 @@ describe("units", () => {
   it("counts slices of the food's portion", () => {
     expect(only("2 slices of whole wheat bread")).toMatchObject({ quantity: 2, unit: "slice", ...expected("bread-whole-wheat", 2 * portion("bread-whole-wheat"), counted) });
     expect(only("3 slices of pizza")).toMatchObject({ quantity: 3, unit: "slice", ...expected("pizza-cheese", 3 * portion("pizza-cheese"), counted) });
+  });
+
+  it("counts a pizza, cake or pie named whole, sized, halved or in numbers as wholes of eight slices", () => {
+    const whole = (text: string, id: string, count: number, unit: string, slices: number) =>
+      expect(only(text), text).toMatchObject({ quantity: count, unit, ...expected(id, count * slices * portion(id), counted) });
+    whole("a large pepperoni pizza", "pizza-pepperoni", 1, "whole", 8);
+    whole("a whole pizza", "pizza-cheese", 1, "whole", 8);
+    whole("half a pizza", "pizza-cheese", 0.5, "whole", 8);
+    whole("2 pizzas", "pizza-cheese", 2, "whole", 8);
+    whole("large pizza", "pizza-cheese", 1, "whole", 8);
+    whole("a medium margherita pizza", "pizza-cheese", 1, "medium", 6);
+    whole("two small pizzas", "pizza-cheese", 2, "small", 4);
+    whole("a whole cake", "cake", 1, "whole", 8);
+    whole("a cheesecake", "cheesecake", 1, "whole", 8);
+    whole("an apple pie", "pie-fruit", 1, "whole", 8);
+  });
+
+  it("keeps slices, pieces named as such and vague amounts of a whole in slices", () => {
+    const slices = (text: string, id: string, count: number, spread: Range) =>
+      expect(only(text), text).toMatchObject({ quantity: count, unit: "slice", ...expected(id, count * portion(id), spread) });
+    slices("a slice of pizza", "pizza-cheese", 1, counted);
+    slices("2 large slices of pepperoni pizza", "pizza-pepperoni", 2, counted);
+    slices("a pizza slice", "pizza-cheese", 1, counted);
+    slices("a piece of cake", "cake", 1, counted);
+    slices("a cupcake", "cake", 1, counted);
+    slices("some pizza", "pizza-cheese", 1, vague);
+    slices("pizza", "pizza-cheese", 1, vague);
   });
 
   it("gives household measures fixed sizes, by volume where that is fairer", () => {
@@ -163,12 +196,13 @@ describe("ranges", () => {
     }
   });
 
-  it("stay within the reply contract for absurd amounts", () => {
-    const [butter] = estimateFoods("10000 kg butter").items;
-    const [whey] = estimateFoods("500 kg whey").items;
+  it("are refused and reported, not scaled down, for amounts past what one item may hold", () => {
+    for (const text of ["1000 eggs", "200000 eggs", "10000 kg butter", "500 kg whey", "200 l water", "5 whole pizzas"]) {
+      expect(estimateFoods(text), text).toEqual({ items: [], unrecognized: [text] });
+    }
+    const [butter] = estimateFoods("1 kg butter").items;
     expect(butter?.kcalRange.high).toBeLessThanOrEqual(10_000);
-    expect(whey?.proteinRange.high).toBeLessThanOrEqual(1000);
-    expect(whey?.quantity).toBeGreaterThan(0);
+    expect(only("100 eggs")).toMatchObject({ quantity: 100, ...expected("egg-whole-cooked", 100 * portion("egg-whole-cooked"), counted) });
   });
 });
 
@@ -196,11 +230,22 @@ describe("splitting text into foods", () => {
     expect(items.map((i) => i.source)).toEqual(["egg-whole-cooked", "toast-white", "butter", "jam", "milk-whole", "honey", "tea"].map((id) => `table:${id}`));
   });
 
+  it("splits at \"on\" too, so each food keeps its own amount", () => {
+    const { items, unrecognized } = estimateFoods("2 tbsp peanut butter on a slice of whole wheat bread");
+    expect(unrecognized).toEqual([]);
+    expect(items).toEqual([
+      { name: "peanut butter", quantity: 30, unit: "ml", ...expected("peanut-butter", 30 * density("peanut-butter"), exact) },
+      { name: "whole wheat bread", quantity: 1, unit: "slice", ...expected("bread-whole-wheat", portion("bread-whole-wheat"), counted) },
+    ]);
+    expect(estimateFoods("two eggs on toast, a moon rock on top").unrecognized).toEqual(["a moon rock", "top"]);
+  });
+
   it("keeps foods named with a separator word whole", () => {
     expect(only("mac and cheese").source).toBe("table:mac-and-cheese");
     expect(only("a coffee with milk").source).toBe("table:coffee-with-milk");
     expect([only("Mac & Cheese").source, only("pb&j").source]).toEqual(["table:mac-and-cheese", "table:pbj-sandwich"]);
     expect(estimateFoods("fish and chips and a beer").items.map((i) => i.source)).toEqual(["table:fish-and-chips", "table:beer"]);
+    expect([only("beans on toast").source, only("corn on the cob").source]).toEqual(["table:beans-baked", "table:corn"]);
   });
 });
 
@@ -208,6 +253,11 @@ describe("unrecognized parts", () => {
   it("come back trimmed, in order, beside the foods found", () => {
     expect(estimateFoods("two eggs,  a moon rock , toast").unrecognized).toEqual(["a moon rock"]);
     expect(estimateFoods("a moon rock and stardust")).toEqual({ items: [], unrecognized: ["a moon rock", "stardust"] });
+  });
+
+  it("are all listed, however many there are", () => {
+    const rocks = Array.from({ length: 25 }, (_, i) => `moon rock ${i + 1}`);
+    expect(estimateFoods(rocks.join(", "))).toEqual({ items: [], unrecognized: rocks });
   });
 
   it("drop empty parts", () => {
@@ -229,6 +279,22 @@ describe("longest alias wins", () => {
   });
 });
 
+describe("another protein", () => {
+  it("is not logged as the one a dish's table name says", () => {
+    for (const text of ["tofu stir fry", "a beef stir fry", "2 shrimp stir fries", "lamb curry", "turkey sausage"]) {
+      expect(estimateFoods(text), text).toEqual({ items: [], unrecognized: [text] });
+    }
+  });
+
+  it("still leaves a dish named with its own protein, or plainly, to its entry", () => {
+    expect(["chicken stir fry", "a stir fry", "2 chicken curries", "curry", "lamb"].map((text) => only(text).source)).toEqual(
+      ["stir-fry", "stir-fry", "curry", "curry", "lamb"].map((id) => `table:${id}`),
+    );
+    // A cheese in a dish's name is a topping: a meat on top is still that dish.
+    expect(only("a slice of ham pizza").source).toBe("table:pizza-cheese");
+  });
+});
+
 describe("limits", () => {
   it("gives the same result for the same text, always", () => {
     const text = "2 eggs, a slice of toast with butter, some grapes and a latte";
@@ -237,10 +303,11 @@ describe("limits", () => {
     expect(estimateFoods(text)).toEqual(first);
   });
 
-  it("stops at 20 items", () => {
-    const { items } = estimateFoods(Array.from({ length: 25 }, (_, i) => `${i + 1} eggs`).join(", "));
+  it("stops at the reply's 20 items and reports the parts past them", () => {
+    const { items, unrecognized } = estimateFoods(Array.from({ length: 24 }, (_, i) => `${i + 1} eggs`).join(", "));
     expect(items).toHaveLength(20);
     expect(items.at(-1)?.quantity).toBe(20);
+    expect(unrecognized).toEqual(["21 eggs", "22 eggs", "23 eggs", "24 eggs"]);
   });
 
   it("reads only the first 4000 characters", () => {
