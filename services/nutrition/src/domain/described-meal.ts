@@ -34,7 +34,8 @@ interface LoggedItem {
   estimate: { kcal: { low: number; high: number } } | null;
 }
 
-const amount = ({ quantity, unit }: LoggedItem) => (quantity === null ? "" : `${quantity}${unit ? ` ${unit}` : ""} `);
+// A portion named like the food ("2 egg") is not said twice.
+const amount = ({ quantity, unit, name }: LoggedItem) => (quantity === null ? "" : `${quantity}${unit && unit !== name ? ` ${unit}` : ""} `);
 
 /** Says what was logged and that the numbers are estimates; lists what could not be recognised. */
 export const describeLogged = (items: readonly LoggedItem[], unrecognized: readonly string[]): string => {
