@@ -48,7 +48,7 @@ export const estimatorReply = (estimate: readonly FoodEstimate[], judgement: Jud
   const lines = [
     estimate.length > 0
       ? `Estimate (${estimate.every((i) => i.source.startsWith("table:")) ? "built-in food table, not a language model" : "the model's, as logged"}): ${estimateLine(estimate)}`
-      : "I could not recognise a food in your message; name it with an amount, e.g. \"two slices of pizza\".",
+      : "I read no food in your message, so here is your day so far (to have a food judged, name it with an amount, e.g. \"two slices of pizza\").",
     budgetLine(grounding),
   ];
   if (judgement) {

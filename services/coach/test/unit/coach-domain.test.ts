@@ -47,6 +47,14 @@ describe("the built-in reply", () => {
     expect(reply).toContain("I could not read your weight just now");
   });
 
+  it("answers a question naming no food with the day so far", () => {
+    expect(estimatorReply([], null, grounding()).split("\n")).toEqual([
+      "I read no food in your message, so here is your day so far (to have a food judged, name it with an amount, e.g. \"two slices of pizza\").",
+      "On 2026-11-23: 1500 kcal and 90 g protein logged, 500 kcal left of 2000, 60 g protein to go.",
+      "Weight: 80 kg latest, 80.2 kg this week's average, -0.4 kg on the week before.",
+    ]);
+  });
+
   it("says how far over the target a day already is, not a negative number left", () => {
     const over = grounding({ intake: { kcal: 2300, proteinG: 90, items: [] } });
     expect(estimatorReply([], null, over)).toContain("2300 kcal and 90 g protein logged, 300 kcal over the target of 2000");
