@@ -64,7 +64,7 @@ describe("injection attempts against the built-in estimator", () => {
     const response = await askPlanted(system, attempt);
     expect(response.status).toBe(200);
     const { reply } = response.body as { reply: string };
-    expect(reply).toMatch(/^(Estimate \(built-in|I could not recognise)/);
+    expect(reply).toMatch(/^(Estimate \(built-in|I read no food)/);
     expect(reply).toContain(`On ${DAY}:`);
     for (const forbidden of ["system prompt", "SYSTEM:", CANARY]) expect(reply).not.toContain(forbidden);
   });
