@@ -34,6 +34,10 @@ describe("an agent connecting with OAuth", () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["logWeight", "getDashboard", "askCoach", "listWorkouts", "logFoodItem"]));
     expect(names).not.toContain("importWorkout");
+    const hints = (name: string) => tools.find((tool) => tool.name === name)?.annotations;
+    expect(hints("putTargets")).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(hints("logWeight")).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints("getDashboard")).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     const logged = await mcp.callTool({ name: "logWeight", arguments: { weightKg: 81.5, note: "from the agent" } });
     expect(logged.isError).toBeFalsy();
     const dashboard = await mcp.callTool({ name: "getDashboard", arguments: {} });

@@ -53,7 +53,13 @@ export function createMcpServer({ version, call }: { version: string; call: Call
         // A fresh object of the same fields: a schema with a registered id becomes a $ref, and a tool's output
         // schema must be an inline object.
         ...(op.response instanceof z.ZodObject ? { outputSchema: z.object(op.response.shape) } : {}),
-        annotations: { readOnlyHint: op.method === "GET", destructiveHint: op.method === "DELETE", openWorldHint: false },
+        // A PUT replaces what was there (putTargets clears the fields it is not given), so it destroys too.
+        annotations: {
+          readOnlyHint: op.method === "GET",
+          destructiveHint: op.method === "DELETE" || op.method === "PUT",
+          idempotentHint: op.method !== "POST",
+          openWorldHint: false,
+        },
       },
       async (args: Record<string, unknown>) => toResult(op, await call(op, args)),
     );
