@@ -115,7 +115,7 @@ describe("the protected resource (docs/security.md items 1-8)", () => {
     const opaque = await mcpPost("ZmFrZS1vcGFxdWUtdG9rZW4");
     expect(opaque.status).toBe(401);
     expect(((await opaque.json()) as { error: string }).error).toBe(
-      `access token is not one this API accepts: ask for it with resource=${system.url}/mcp (RFC 8707)`,
+      `bearer token is neither an API key (fit_…) nor an access token for this API: an agent asks for one with resource=${system.url}/mcp (RFC 8707)`,
     );
     expect((await mcpPost(token, { origin: "https://evil.example" })).status).toBe(403);
     expect((await mcpPost(undefined, { "mcp-session-id": "a-session-of-someone-else" })).status).toBe(401);

@@ -28,8 +28,12 @@ export interface OAuthTokenCheck {
 }
 
 const invalidToken = (why: string) => new AppError("unauthenticated", `access token ${why}`);
-/** What an authorization server hands out when asked without `resource`: an opaque token for no audience. */
-const notForThisApi = (audience: string) => invalidToken(`is not one this API accepts: ask for it with resource=${audience} (RFC 8707)`);
+/**
+ * Neither one of our keys nor a JWT: a mistyped key, or the opaque token an authorization server hands out when
+ * asked without `resource`.
+ */
+const notForThisApi = (audience: string) =>
+  new AppError("unauthenticated", `bearer token is neither an API key (fit_…) nor an access token for this API: an agent asks for one with resource=${audience} (RFC 8707)`);
 
 /** A JWT's three base64url parts; anything else is not one of ours and is refused unread. */
 const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(token);

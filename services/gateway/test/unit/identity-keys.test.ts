@@ -132,12 +132,17 @@ describe("resolveCaller with an API key", () => {
     ["an empty header", ""],
     ["a bare scheme", "Bearer"],
     ["another scheme", `Basic ${Buffer.from("a:b").toString("base64")}`],
-    ["a key without the prefix", `Bearer ${"a".repeat(68)}`],
     ["a truncated key", "Bearer fit_abc"],
     ["two tokens", `Bearer fit_${"a".repeat(64)} extra`],
   ])("refuses %s as malformed without querying the database", async (_, authorization) => {
     h.queries.reset();
     await expectUnauthenticated(identity.resolveCaller({ authorization }), /malformed/);
+    expect(h.queries.count).toBe(0);
+  });
+
+  it("refuses a key without the prefix as neither a key nor an access token, without querying the database", async () => {
+    h.queries.reset();
+    await expectUnauthenticated(identity.resolveCaller({ authorization: `Bearer ${"a".repeat(68)}` }), /^bearer token is neither an API key \(fit_…\) nor an access token/);
     expect(h.queries.count).toBe(0);
   });
 
