@@ -3,13 +3,6 @@ import { estimateWorkoutEnergy, knownDurationS } from "./workout-energy.ts";
 import type { ParsedWorkout as Read } from "./workout-parser.ts";
 import { whyImpossible } from "./workout-plausibility.ts";
 
-/**
- * Settles what the text left open: a strength session's duration from its sets, a distance's from an easy
- * pace, and the energy from the MET
- * table when the text states none (with its range and source). Null when no duration can be known, or when
- * the text cannot be true (a zero time or distance, a speed no one reaches): the caller asks the user to say
- * how long or how far.
- */
 /** Minutes per km at an easy pace: how long a distance stated without a time most likely took. */
 const typicalMinPerKm: Partial<Record<Read["activityType"], number>> = {
   run: 6, walk: 12, hike: 15, ride: 2.5, swim: 25, rowing: 5, elliptical: 6,
@@ -20,7 +13,12 @@ const durationFromDistance = ({ activityType, distanceM }: Read) => {
   return pace && distanceM ? (distanceM / 1000) * pace * 60 : null;
 };
 
-/** `read`: a workout as the parser or a model read it, before its duration and energy are settled. */
+/**
+ * Settles what the text left open: a strength session's duration from its sets, a distance's from an easy pace,
+ * and the energy from the MET table when the text states none (with its range and source). `read`: a workout as
+ * the parser or a model read it. Null when no duration can be known, or when the text cannot be true (see
+ * whyImpossible): the caller asks the user to say how long or how far.
+ */
 export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | null => {
   if (whyImpossible(read) !== null) return null;
   const durationS = knownDurationS(read) ?? durationFromDistance(read);

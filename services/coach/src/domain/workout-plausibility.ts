@@ -4,27 +4,31 @@ import type { ParsedWorkout } from "./workout-parser.ts";
 type Activity = ParsedWorkout["activityType"];
 
 /**
- * The fastest anyone goes in each activity that covers ground, in km/h: above the average speed of the
- * activity's fastest record (100 m run 37.6, 20 km race walk 15.7, flying 200 m on a track bike about 79,
+ * The fastest anyone goes in each activity that covers ground, in km/h, and who does it: above the average speed
+ * of the activity's fastest record (100 m run 37.6, 20 km race walk 15.7, flying 200 m on a track bike about 79,
  * 50 m freestyle 8.6, a rowing eight over 2000 m 22.6), so no real effort is refused.
  * Hiking is walking. An elliptical's distance is whatever the machine counts, so it has no ceiling.
  */
-const MAX_KMH: Partial<Record<Activity, number>> = { run: 40, walk: 18, hike: 18, ride: 80, swim: 9, rowing: 30 };
+const CEILINGS: Partial<Record<Activity, { kmh: number; doer: string }>> = {
+  run: { kmh: 40, doer: "runs" },
+  walk: { kmh: 18, doer: "walks" },
+  hike: { kmh: 18, doer: "hikes" },
+  ride: { kmh: 80, doer: "rides" },
+  swim: { kmh: 9, doer: "swims" },
+  rowing: { kmh: 30, doer: "rows" },
+};
 
 /** Nobody logs a run, walk, hike, ride, swim or row this short as a session: "ran 1:30" is not 90 seconds. */
 const SHORTEST_SESSION_S = 5 * 60;
 
-const kmh = (distanceM: number, durationS: number) => distanceM / 1000 / (durationS / 3600);
-
 type Covered = Pick<ParsedWorkout, "activityType" | "distanceM" | "durationS">;
 
-/** "5 km in 2 min" of running. False when the activity has no ceiling or the distance or duration is unknown. */
-const isTooFast = ({ activityType, distanceM, durationS }: Covered): boolean => {
-  const ceiling = MAX_KMH[activityType];
-  return ceiling !== undefined && distanceM !== null && durationS !== null && kmh(distanceM, durationS) > ceiling;
+/** The speed of "5 km in 2 min" of running when no one goes that fast; null when someone can, or it is not known. */
+const impossibleKmh = ({ activityType, distanceM, durationS }: Covered): number | null => {
+  const ceiling = CEILINGS[activityType]?.kmh;
+  const speed = distanceM !== null && durationS ? distanceM / 1000 / (durationS / 3600) : null;
+  return ceiling !== undefined && speed !== null && speed > ceiling ? speed : null;
 };
-
-const doer: Partial<Record<Activity, string>> = { run: "runs", walk: "walks", hike: "hikes", ride: "rides", swim: "swims", rowing: "rows" };
 
 /**
  * Why the workout as read cannot be true, for the user to correct: a zero time or distance, or a speed no one
@@ -33,8 +37,8 @@ const doer: Partial<Record<Activity, string>> = { run: "runs", walk: "walks", hi
 export const whyImpossible = (read: Covered): string | null => {
   if (read.durationS === 0) return "it took 0 minutes";
   if (read.distanceM === 0) return "it covered no distance";
-  if (!isTooFast(read)) return null;
-  return `${Math.round(kmh(read.distanceM!, read.durationS!))} km/h is faster than anyone ${doer[read.activityType] ?? "goes"}`;
+  const speed = impossibleKmh(read);
+  return speed === null ? null : `${Math.round(speed)} km/h is faster than anyone ${CEILINGS[read.activityType]?.doer}`;
 };
 
 /**
@@ -43,7 +47,7 @@ export const whyImpossible = (read: Covered): string | null => {
  * "5 km in 25:30" 25 min 30 s); without one, when shorter than a session ("ran 1:30").
  */
 export const readClock = (minutesSeconds: number, activityType: Activity, distanceM: number | null): number => {
-  if (MAX_KMH[activityType] === undefined) return minutesSeconds;
-  const impossible = distanceM === null ? minutesSeconds < SHORTEST_SESSION_S : isTooFast({ activityType, distanceM, durationS: minutesSeconds });
+  if (CEILINGS[activityType] === undefined) return minutesSeconds;
+  const impossible = distanceM === null ? minutesSeconds < SHORTEST_SESSION_S : impossibleKmh({ activityType, distanceM, durationS: minutesSeconds }) !== null;
   return impossible ? minutesSeconds * 60 : minutesSeconds;
 };
