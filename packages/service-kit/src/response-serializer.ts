@@ -3,6 +3,22 @@ import { serializerCompiler as zodSerializerCompiler } from "fastify-type-provid
 import { z } from "zod";
 
 type SerializerCompiler = Parameters<typeof zodSerializerCompiler>[0];
+type Stringify = (data: unknown) => string;
+
+/**
+ * One compiled serializer per schema, not per route and status: many routes share one response schema (the error
+ * envelope above all), and compiling is most of what registering a route costs at start-up.
+ */
+const compiled = new WeakMap<z.ZodType, Stringify>();
+
+const compile = (schema: z.ZodType): Stringify => {
+  let stringify = compiled.get(schema);
+  if (!stringify) {
+    stringify = fastJson(z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "throw" }) as object) as Stringify;
+    compiled.set(schema, stringify);
+  }
+  return stringify;
+};
 
 /**
  * Replies serialized by fast-json-stringify, compiled from each route's response schema (its output side as
@@ -14,8 +30,7 @@ export const responseSerializerCompiler = (route: SerializerCompiler) => {
   const { schema } = route;
   if (schema instanceof z.ZodType) {
     try {
-      const stringify: (data: unknown) => string = fastJson(z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "throw" }) as object);
-      return stringify;
+      return compile(schema);
     } catch {
       // A transform or custom type: zod's own encode.
     }

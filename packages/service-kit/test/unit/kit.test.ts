@@ -91,6 +91,22 @@ describe("replies", () => {
     expect(response.body).toBe('{"items":[{"id":"a","note":null,"kg":80.5},{"id":"b","note":"x","kg":null}],"next":null}');
   });
 
+  it("compile a response schema once, however many routes share it", async () => {
+    const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
+    const Shared = z.object({ n: z.number() });
+    const serializers: unknown[] = [];
+    for (const url of ["/api/one", "/api/two"]) {
+      app.get(url, { schema: { response: { 200: Shared } } }, async (_request, reply) => {
+        serializers.push(reply.getSerializationFunction("200"));
+        return { n: 1 };
+      });
+    }
+    const headers = { [ASSERTION_HEADER]: await signAssertion(secret, caller) };
+    for (const url of ["/api/one", "/api/two"]) expect((await app.inject({ method: "GET", url, headers })).body).toBe('{"n":1}');
+    expect(serializers[0]).toBeTypeOf("function");
+    expect(serializers[1]).toBe(serializers[0]);
+  });
+
   it("write a schema JSON Schema cannot express with zod's own encode", async () => {
     const app = createServiceApp({ name: "kit", logger: false, assertionSecret: secret, readiness: async () => {} });
     app.get("/api/when", { schema: { response: { 200: z.object({ at: z.date() }) } } }, async () => ({ at: new Date(0), extra: 1 }));
