@@ -1,7 +1,8 @@
 // pnpm bench:profile [post-weight|get-weight|post-food|dashboard|dashboard-history|agent] [--duration 8] [--connections 50]
 // One path of bench/targets.ts under load on its own, for looking at where the time goes: run it with
 // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" and every server writes a CPU profile on exit.
-// Build with `BUILD_MINIFY=0 pnpm build` first, or the profile names the minified bundle's functions.
+// The bundles keep the source's identifiers, so a profile names functions as the source does
+// (docs/decisions/0051-bundles-keep-their-identifiers.md).
 import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinSelfToLoadCpu } from "./support/cpu.ts";

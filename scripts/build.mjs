@@ -5,9 +5,10 @@
 // node then resolves, reads and compiles a few hundred files at start instead of ~1 700
 // (docs/decisions/0042-embedded-bundle.md). Those stay external, each import rewritten to the file it resolves to
 // from its importer, since a bundle has no node_modules of its own that holds all of their dependencies.
-// The output is minified, names kept: V8 holds the source of every module it loads for as long as the process
-// lives (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md). BUILD_MINIFY=0 leaves it as written, for a
-// CPU profile that names functions as the source does (a profile reads the names the code is parsed with).
+// The output's whitespace and syntax are minified, its identifiers are not: V8 holds the source of every module it
+// loads for as long as the process lives (docs/decisions/0049-minified-bundles-and-a-tighter-heap.md), and a
+// function keeps the name the source gives it, in stack traces, CPU profiles and `.name`, with no run-time
+// helper to restore it (docs/decisions/0051-bundles-keep-their-identifiers.md).
 // `new URL("<relative>", import.meta.url)` keeps pointing where it did in the source (a migrations folder, a
 // package.json); when it names a .ts file (a worker thread's entry) that file is compiled beside the bundle.
 // Any other `import.meta.url` means the source file it is written in.
@@ -119,9 +120,10 @@ async function bundle(entries) {
     sourcemap: "linked",
     logLevel: "warning",
     plugins: [sourceUrls, externals, prismaWasmFile],
-    // Names kept: stack traces, and code that reads a class's or function's name, see what the source says.
-    minify: process.env.BUILD_MINIFY !== "0",
-    keepNames: true,
+    // Not `minify` with `keepNames`: its `__name` helper redefined `name` on every closure each time one was made,
+    // ~350 ns apiece, on every hot path of every service (docs/decisions/0051-bundles-keep-their-identifiers.md).
+    minifyWhitespace: true,
+    minifySyntax: true,
     banner: { js: COMMONJS_SCOPE },
   });
   return [...workers];

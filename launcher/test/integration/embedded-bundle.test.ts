@@ -4,11 +4,13 @@
 // serves each part that loads code of its own: the API and its dashboard fan-out, the coach's estimator over the
 // bus, an activity file parsed in a worker thread, a magic-link sign-in, the agent protocol, telemetry (metrics
 // on their port, traces to an OTLP endpoint), and a clean stop.
-import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { readFile, readdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSocketPath, requestAccountKey } from "@fit/gateway";
 import { freePort } from "@fit/testing";
@@ -115,4 +117,23 @@ describe("the embedded default's built bundle", () => {
     expect(exported).toContain("POST /v1/traces");
     expect(server.log()).not.toMatch(/"level":(50|60)/);
   }, 120_000);
+});
+
+describe("the bundles' code", () => {
+  it("keeps the source's names, with no helper restoring them at run time (docs/decisions/0051-bundles-keep-their-identifiers.md)", async () => {
+    const dist = path.join(root, "launcher/dist");
+    const files = (await readdir(dist)).filter((name) => name.endsWith(".js"));
+    const sources = await Promise.all(files.map(async (name) => ({ name, source: await readFile(path.join(dist, name), "utf8") })));
+    // esbuild's keepNames helper, `(target, value) => defineProperty(target, "name", { value, configurable: true })`
+    // however minified: with it, every named closure had its `name` redefined each time it was made.
+    const keepNamesHelper = /\(([\w$]+),([\w$]+)\)=>[\w$]+\(\1,"name",\{value(:\2)?,configurable:!0\}\)/;
+    expect(sources.filter(({ source }) => keepNamesHelper.test(source)).map(({ name }) => name)).toEqual([]);
+    const contracts = sources.find(({ source }) => /export\{[^}]*\butcDay\b/.test(source));
+    if (!contracts) throw new Error("no chunk of launcher/dist exports utcDay by its name");
+    // A stack trace from the bundle names the source's function.
+    const script = `const { utcDay } = await import(${JSON.stringify(pathToFileURL(path.join(dist, contracts.name)).href)});
+      try { utcDay(Number.NaN); } catch (error) { console.log(error.stack); }`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+    expect(stdout).toMatch(new RegExp(`at utcDay \\(.*${contracts.name}`));
+  }, 30_000);
 });
