@@ -107,6 +107,8 @@ describe("the protected resource (docs/security.md items 1-8)", () => {
     expect((await mcpPost(undefined, {}, `/mcp?access_token=${token}`)).status).toBe(401);
     expect((await mcpPost(token, {}, `/mcp?access_token=${token}`)).status).toBe(401);
     expect((await client(system.url).get(`/api/dashboard?access_token=${token}`)).status).toBe(401);
+    expect((await client(system.url, token).get(`/api/dashboard?date=2026-11-27&access%5Ftoken=${token}`)).status).toBe(401);
+    expect((await client(system.url, token).get(`/api/no-such-route?access_token=${token}`)).status).toBe(401);
     const [header, payload] = token.split(".");
     const forged = await mcpPost(`${header}.${payload}.${"A".repeat(86)}`);
     expect(forged.status).toBe(401);

@@ -49,9 +49,10 @@ export const identify = ({ identity, trustedOrigins, refused, isIngestToken }: {
   };
 
 const callerOf = async (request: FastifyRequest, identity: CallerResolver, trustedOrigins: readonly string[]) => {
-  // A token in a URL ends up in logs and histories: refused even beside a good header (RFC 9700 §2.5).
-  // Without a query string there is nothing to parse (the name may come percent-encoded, so only parsing tells).
-  if (request.url.includes("?") && new URL(request.url, "http://gateway").searchParams.has("access_token")) {
+  // A token in a URL ends up in logs and histories: refused even beside a good header (RFC 9700 §2.5). Read from
+  // the query the router parsed (names percent-decoded; every request these hooks see matched a route, /api/*
+  // included): parsing the URL again was ~2 % of the gateway's CPU under load.
+  if (Object.hasOwn(request.query as object, "access_token")) {
     throw new AppError("unauthenticated", "send the access token in the Authorization header, never in the URL");
   }
   const caller = await identity.resolveCaller({ authorization: request.headers.authorization, cookie: request.headers.cookie });

@@ -16,8 +16,9 @@ const authenticatedAs = (scopes: string[] | null) => async (request: FastifyRequ
   request.credential = credential;
 };
 const secret = "s".repeat(40);
+/** A routed request as the hooks see it: its query string already parsed by the router (this one has none). */
 const fakeRequest = (method: string, url: string, headers: Record<string, string> = {}) =>
-  ({ method, url, headers, caller: undefined, assertion: undefined }) as unknown as FastifyRequest;
+  ({ method, url, query: {}, headers, caller: undefined, assertion: undefined }) as unknown as FastifyRequest;
 const codeOf = (promise: Promise<unknown>) => promise.then(() => "ok", (e: unknown) => (e instanceof AppError ? e.code : String(e)));
 
 describe("identify", () => {
