@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import { createMemoryKeyValue, type KeyValue, type Logger } from "@fit/bus";
 
@@ -178,7 +178,7 @@ export const sharedCounterStore = ({ shared, maxAgeMs, logger }: { shared: KeyVa
 
   return class SharedCounterStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: Counted) => void, timeWindow: number, max: number) {
-      const hashed = createHash("sha256").update(key).digest("base64url");
+      const hashed = hash("sha256", key, "base64url");
       counter(hashed, timeWindow, max).then(
         (counted) => callback(null, counted),
         (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
