@@ -47,7 +47,10 @@ export const parseJsonBody = (text: string): unknown => {
   if (text.trim() === "") throw new AppError("validation", "body must not be empty");
   if (nestsDeeperThan(text, MAX_DEPTH)) throw new AppError("validation", `body must not nest deeper than ${MAX_DEPTH} levels`);
   try {
-    return secureJson.parse(text, reviveWithoutNul, { protoAction: "error", constructorAction: "error" });
+    // JSON can spell NUL only as the escape \u0000 (a raw control character is a syntax error), so a body without
+    // one skips the reviver, which makes a small body's parse ~4 times as dear.
+    const reviver = text.includes("\\u0000") ? reviveWithoutNul : undefined;
+    return secureJson.parse(text, reviver, { protoAction: "error", constructorAction: "error" });
   } catch (error) {
     if (error instanceof AppError) throw error;
     const poisoned = error instanceof SyntaxError && /prototype|constructor/i.test(error.message);

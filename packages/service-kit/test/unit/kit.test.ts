@@ -3,6 +3,7 @@ import { createSigner } from "fast-jwt";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@fit/contracts";
+import { parseJsonBody } from "../../src/json-body.ts";
 import {
   ASSERTION_HEADER, baseEnv, ConfigError, createHttpApp, createServiceApp, decodeCursor, encodeCursor, loadConfig, loggerOptions,
   signAssertion, toAppError, verifyAssertion,
@@ -74,6 +75,16 @@ describe("cursor", () => {
     for (const cursor of ["bm9wZQ", "WzEsImEiXQ", forged([9e15, id]), forged([1.5, id]), forged([1, id, 2]), forged({ at: 1, id })]) {
       expect(() => decodeCursor(cursor), cursor).toThrow(AppError);
     }
+  });
+});
+
+describe("JSON bodies", () => {
+  it("refuse NUL, spelled as the JSON escape, in a value or a key, and keep a backslash followed by u0000", () => {
+    for (const body of ['{"note":"a\\u0000b"}', '{"a\\u0000":1}', '{"items":[{"name":"\\u0000"}]}']) {
+      expect(() => parseJsonBody(body), body).toThrow("text must not contain NUL characters");
+    }
+    expect(parseJsonBody('{"note":"a\\\\u0000b"}')).toEqual({ note: "a\\u0000b" });
+    expect(() => parseJsonBody('{"note":"a\u0000b"}')).toThrow("body is not valid JSON");
   });
 });
 
