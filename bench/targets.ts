@@ -100,7 +100,11 @@ await runBenchmark(async () => {
   // V8's interpreter and grow its heap by many full collections, and workouts sees its first request in the
   // dashboard phase. A phase's own warm-up (1 s in bench:check) was too short for that, so the first phases
   // measured a cold process rather than the path. Both sides get it.
-  for (const spec of [load.postWeight("baseline"), load.postWeight("gateway"), load.postFood("baseline"), load.postFood("gateway"), load.getWeight("baseline"), load.getWeight("gateway"), load.dashboard(fresh.key), load.dashboard(heavy.key)]) {
+  const everyOperation = [
+    load.postWeight("baseline"), load.postWeight("gateway"), load.postFood("baseline"), load.postFood("gateway"),
+    load.getWeight("baseline"), load.getWeight("gateway"), load.dashboard(fresh.key), load.dashboard(heavy.key),
+  ];
+  for (const spec of everyOperation) {
     await measure({ ...spec, connections: opts.connections, duration: PLATFORM_WARMUP_SECONDS }, 0);
   }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import { GenericContainer, getContainerRuntimeClient, Wait, type StartedTestContainer } from "testcontainers";
-import { loadTestConfig, type TestConfig } from "./config.ts";
+import { configureTestcontainers, loadTestConfig, type TestConfig } from "./config.ts";
 
 /**
  * Where integration tests find PostgreSQL and NATS (the README's Tests section): the URLs named by
@@ -54,9 +54,7 @@ const images = () => {
 };
 
 const startContainers = async () => {
-  // Ryuk, testcontainers' reaper, is an image of its own that cannot be had without a registry; the containers
-  // are stopped in teardown instead (global-setup.ts returns stop()).
-  process.env.TESTCONTAINERS_RYUK_DISABLED ??= "true";
+  configureTestcontainers();
   const { postgres, nats } = images();
   const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
   const started: StartedTestContainer[] = [];
