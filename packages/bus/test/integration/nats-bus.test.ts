@@ -51,3 +51,29 @@ describe("createBus with a NATS URL", () => {
     }
   });
 });
+
+describe("the nats client as patched (patches/nats@2.29.3.patch)", () => {
+  it("sends what the callbacks of one event-loop turn publish in one write", async () => {
+    const nc = await connect({ servers: url });
+    const { transport } = (nc as unknown as { protocol: { transport: { send(frame: Uint8Array): void } } }).protocol;
+    const frames: string[] = [];
+    const send = transport.send.bind(transport);
+    transport.send = (frame) => (frames.push(Buffer.from(frame).toString()), send(frame));
+    const { subject } = uniqueNames();
+    try {
+      // Two timers due at once run in the same timers phase, each followed by its own microtasks: as two requests
+      // read from two sockets in one poll phase are.
+      await new Promise<void>((resolve) => {
+        setTimeout(() => nc.publish(subject("first")), 0);
+        setTimeout(() => (nc.publish(subject("second")), resolve()), 0);
+      });
+      await nc.flush();
+      const withPublishes = frames.filter((frame) => frame.includes("PUB "));
+      expect(withPublishes).toHaveLength(1);
+      expect(withPublishes[0]).toContain(subject("first"));
+      expect(withPublishes[0]).toContain(subject("second"));
+    } finally {
+      await nc.close();
+    }
+  });
+});
