@@ -13,18 +13,34 @@ const durationFromDistance = ({ activityType, distanceM }: Read) => {
   return pace && distanceM ? (distanceM / 1000) * pace * 60 : null;
 };
 
+/** What the user is told when their words cannot become a workout: what is wrong, and what to say instead. */
+export interface Refusal {
+  message: string;
+  hint: string;
+}
+
 /**
  * Settles what the text left open: a strength session's duration from its sets, a distance's from an easy pace,
  * and the energy from the MET table when the text states none (with its range and source). `read`: a workout as
- * the parser or a model read it. Null when no duration can be known, or when the text cannot be true (see
- * whyImpossible): the caller asks the user to say how long or how far.
+ * the parser or a model read it. A refusal when the text cannot be true (see whyImpossible) or no duration can be
+ * known: the user is asked to say how long or how far.
  */
-export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | null => {
-  if (whyImpossible(read) !== null) return null;
+export const completeWorkout = (read: Read, weightKg: number): { workout: WorkoutRead } | { refusal: Refusal } => {
+  const impossible = whyImpossible(read);
+  if (impossible !== null) {
+    return { refusal: { message: `the workout cannot be right: ${impossible}`, hint: "say how long and how far it really was" } };
+  }
   const durationS = knownDurationS(read) ?? durationFromDistance(read);
-  if (durationS === null) return null;
+  if (durationS === null) {
+    return {
+      refusal: {
+        message: "text must say what was done and for how long, how far or how many sets",
+        hint: "e.g. \"30 min run\" or \"3x10 squats at 60 kg\"",
+      },
+    };
+  }
   const estimate = read.energyKcal === null ? estimateWorkoutEnergy({ ...read, durationS }, weightKg) : null;
-  return {
+  const workout: WorkoutRead = {
     activityType: read.activityType,
     summary: read.summary,
     durationS: Math.round(durationS),
@@ -39,4 +55,5 @@ export const completeWorkout = (read: Read, weightKg: number): WorkoutRead | nul
     exercises: read.exercises,
     when: read.when,
   };
+  return { workout };
 };

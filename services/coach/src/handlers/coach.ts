@@ -10,7 +10,6 @@ import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeTex
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
 import { judgeFood } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
-import { whyImpossible } from "../domain/workout-plausibility.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
 import type { ModelAnswer } from "../model/model-client.ts";
 import type { Store } from "../store/store.ts";
@@ -87,11 +86,9 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
             )
           : { value: parseWorkoutFromText(text, { weekday }), tokens: 0 };
         const weight = await readWeightKg(bus, accountId, date, config.COACH_GROUNDING_TIMEOUT_MS);
-        const impossible = whyImpossible(read.value);
-        if (impossible) throw new AppError("validation", `the workout cannot be right: ${impossible}`, "say how long and how far it really was");
-        const workout = completeWorkout(read.value, weight.kg);
-        if (!workout) throw new AppError("validation", "text must say what was done and for how long, how far or how many sets", "e.g. \"30 min run\" or \"3x10 squats at 60 kg\"");
-        return { value: workout, tokens: read.tokens };
+        const completion = completeWorkout(read.value, weight.kg);
+        if ("refusal" in completion) throw new AppError("validation", completion.refusal.message, completion.refusal.hint);
+        return { value: completion.workout, tokens: read.tokens };
       }),
 
     ask: ({ accountId, date, messages }: { accountId: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>

@@ -96,10 +96,13 @@ describe("the prompt", () => {
 describe("completing a workout read from text", () => {
   it("takes a distance without a time at an easy pace, a strength session from its sets, and refuses neither", () => {
     const run = completeWorkout(parseWorkout("ran 5 km"), 70);
-    expect(run).toMatchObject({ durationS: 1800, distanceM: 5000, energyEstimate: { source: expect.stringMatching(/^table:met:run/) } });
-    expect(run!.energyEstimate!.low).toBeLessThanOrEqual(run!.energyKcal!);
-    expect(completeWorkout(parseWorkout("squats 3x10"), 70)).toMatchObject({ durationS: 450 });
-    expect(completeWorkout(parseWorkout("burned 300 kcal in a 30 min ride"), 70)).toMatchObject({ energyKcal: 300, energyEstimate: null });
-    expect(completeWorkout(parseWorkout("felt great"), 70)).toBeNull();
+    expect(run).toMatchObject({ workout: { durationS: 1800, distanceM: 5000, energyEstimate: { source: expect.stringMatching(/^table:met:run/) } } });
+    const { workout } = run as { workout: { energyKcal: number; energyEstimate: { low: number } } };
+    expect(workout.energyEstimate.low).toBeLessThanOrEqual(workout.energyKcal);
+    expect(completeWorkout(parseWorkout("squats 3x10"), 70)).toMatchObject({ workout: { durationS: 450 } });
+    expect(completeWorkout(parseWorkout("burned 300 kcal in a 30 min ride"), 70)).toMatchObject({ workout: { energyKcal: 300, energyEstimate: null } });
+    expect(completeWorkout(parseWorkout("felt great"), 70)).toEqual({
+      refusal: { message: "text must say what was done and for how long, how far or how many sets", hint: expect.stringContaining("30 min run") },
+    });
   });
 });

@@ -153,18 +153,18 @@ describe("parseWorkout", () => {
 
   it("refuses a speed no one reaches at the activity, as it refuses text without a duration", () => {
     for (const text of ["ran 5 km in 2 min", "walked 10 km in 20 min", "rode 100 km in 30 min", "swam 1000 m in 2 min", "ran 10 km at 1:00/km"]) {
-      expect(completeWorkout(parseWorkout(text), 70), text).toBeNull();
+      expect(completeWorkout(parseWorkout(text), 70), text).toMatchObject({ refusal: { message: expect.stringMatching(/^the workout cannot be right: /) } });
     }
     expect(whyImpossible(parseWorkout("rode 100 km in 30 min"))).toBe("200 km/h is faster than anyone rides");
     expect(whyImpossible(parseWorkout("ran 100 m in 11 s"))).toBeNull();
-    expect(completeWorkout(parseWorkout("ran 100 m in 11 s"), 70)).toMatchObject({ durationS: 11, distanceM: 100 });
-    expect(completeWorkout(parseWorkout("ran 10 miles in 1:30"), 70)).toMatchObject({ durationS: 5400 });
+    expect(completeWorkout(parseWorkout("ran 100 m in 11 s"), 70)).toMatchObject({ workout: { durationS: 11, distanceM: 100 } });
+    expect(completeWorkout(parseWorkout("ran 10 miles in 1:30"), 70)).toMatchObject({ workout: { durationS: 5400 } });
   });
 
   it("refuses a zero duration or distance, as it refuses text without a duration", () => {
     expect(parseWorkout("ran 0 km in 20 min")).toMatchObject({ distanceM: 0, durationS: 1200 });
     for (const text of ["ran 5 km in 0 min", "ran 0 km in 20 min", "swam 0 laps in 20 min", "ran 0:00", "ran 0 km at 5:00/km"]) {
-      expect(completeWorkout(parseWorkout(text), 70), text).toBeNull();
+      expect(completeWorkout(parseWorkout(text), 70), text).toMatchObject({ refusal: { message: expect.stringMatching(/^the workout cannot be right: /) } });
     }
   });
 
