@@ -14,7 +14,7 @@ const durationFromDistance = ({ activityType, distanceM }: Read) => {
 };
 
 /** What the user is told when their words cannot become a workout: what is wrong, and what to say instead. */
-export interface Refusal {
+interface Refusal {
   message: string;
   hint: string;
 }

@@ -97,8 +97,8 @@ describe("completing a workout read from text", () => {
   it("takes a distance without a time at an easy pace, a strength session from its sets, and refuses neither", () => {
     const run = completeWorkout(parseWorkout("ran 5 km"), 70);
     expect(run).toMatchObject({ workout: { durationS: 1800, distanceM: 5000, energyEstimate: { source: expect.stringMatching(/^table:met:run/) } } });
-    const { workout } = run as { workout: { energyKcal: number; energyEstimate: { low: number } } };
-    expect(workout.energyEstimate.low).toBeLessThanOrEqual(workout.energyKcal);
+    if ("refusal" in run) throw new Error(run.refusal.message);
+    expect(run.workout.energyEstimate!.low).toBeLessThanOrEqual(run.workout.energyKcal!);
     expect(completeWorkout(parseWorkout("squats 3x10"), 70)).toMatchObject({ workout: { durationS: 450 } });
     expect(completeWorkout(parseWorkout("burned 300 kcal in a 30 min ride"), 70)).toMatchObject({ workout: { energyKcal: 300, energyEstimate: null } });
     expect(completeWorkout(parseWorkout("felt great"), 70)).toEqual({
