@@ -27,8 +27,38 @@ export const trendStart = (dayEnd: number): number => dayEnd - TREND_MS;
 export interface WeightAggregates {
   newest: Reading;
   week: { sum: number; count: number };
-  days: { ts: number; sum: number; count: number }[];
+  days: DaySum[];
 }
+
+/** A UTC calendar day's readings: its newest reading's time, their sum and their count. */
+export interface DaySum {
+  ts: number;
+  sum: number;
+  count: number;
+}
+
+/** The number of the UTC calendar day an instant falls in, counted from 1970-01-01. */
+export const dayNumber = (ts: number): number => Math.floor(ts / DAY_MS);
+
+/**
+ * The aggregates from the day sums the store reads: `days`, oldest first, are every day with readings from the
+ * one after the week's first (partial) day on, `weekStart` that first day's readings after the week begins.
+ */
+export const aggregatesOfDays = (
+  newest: Reading,
+  weekStart: { day: number; sum: number; count: number },
+  days: readonly DaySum[],
+  dayEnd: number,
+): WeightAggregates => {
+  const week = { sum: weekStart.sum, count: weekStart.count };
+  for (const day of days) {
+    if (dayNumber(day.ts) <= weekStart.day) continue;
+    week.sum += day.sum;
+    week.count += day.count;
+  }
+  const trendFirstDay = dayNumber(trendStart(dayEnd));
+  return { newest, week, days: days.filter((day) => dayNumber(day.ts) >= trendFirstDay) };
+};
 
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
@@ -38,9 +68,9 @@ const aggregateReadings = (readings: readonly Reading[], dayEnd: number): Weight
   const ascending = [...readings].sort((a, b) => a.ts - b.ts);
   const newest = ascending.at(-1)!;
   const week = ascending.filter((r) => r.ts > newest.ts - WEEK_MS);
-  const days = new Map<number, { ts: number; sum: number; count: number }>();
+  const days = new Map<number, DaySum>();
   for (const r of ascending.filter((r) => r.ts >= trendStart(dayEnd))) {
-    const day = Math.floor(r.ts / DAY_MS);
+    const day = dayNumber(r.ts);
     const point = days.get(day) ?? { ts: r.ts, sum: 0, count: 0 };
     days.set(day, { ts: r.ts, sum: point.sum + r.weightKg, count: point.count + 1 });
   }

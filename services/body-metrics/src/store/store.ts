@@ -2,8 +2,9 @@ import { bodyMetricsEvents, outboxRow, type Targets } from "@fit/contracts";
 import { changeWithEvent, createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import type { TargetValues } from "../domain/targets.ts";
-import type { WeightAggregates } from "../domain/weight-summary.ts";
+import { aggregatesOfDays, type WeightAggregates } from "../domain/weight-summary.ts";
 import { accountData } from "./account-data.ts";
+import { createHeldDays } from "./held-days.ts";
 import { measurementView, readingView, targetsView } from "./views.ts";
 import { latestMeasurementsQuery, targetsQuery, weightAggregatesQuery, type TogetherRow } from "./overview-queries.ts";
 
@@ -54,23 +55,28 @@ const insertReading = (reading: NewReading & { externalId?: string }, onConflict
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
 
+  const heldDays = createHeldDays();
+
   /**
-   * Several reads in one statement, so in one round trip: each of `rows` as one JSON column holding its row (or
-   * null), each of `lists` as one holding its rows. When the weight roll-up has fallen behind, rolls it forward
-   * for the next read.
+   * The weight summary's inputs up to `dayEnd` and other reads in one statement, so in one round trip: each of
+   * `rows` as one JSON column holding its row (or null), each of `lists` as one holding its rows. When the
+   * weight roll-up has fallen behind, rolls it forward for the next read.
    */
-  const readTogether = async (accountId: string, rows: { weight: Prisma.Sql; targets?: Prisma.Sql }, lists: { latest?: Prisma.Sql }) => {
+  const readTogether = async (accountId: string, dayEnd: number, rows: { targets?: Prisma.Sql }, lists: { latest?: Prisma.Sql }) => {
+    const held = heldDays.get(accountId);
     const columns = [
-      ...Object.entries(rows).map(([name, query]) => Prisma.sql`(SELECT row_to_json(part) FROM (${query}) part) AS ${Prisma.raw(name)}`),
+      ...Object.entries({ weight: weightAggregatesQuery(accountId, dayEnd, held), ...rows })
+        .map(([name, query]) => Prisma.sql`(SELECT row_to_json(part) FROM (${query}) part) AS ${Prisma.raw(name)}`),
       ...Object.entries(lists).map(([name, query]) => Prisma.sql`(SELECT coalesce(json_agg(part), '[]') FROM (${query}) part) AS ${Prisma.raw(name)}`),
     ];
     const [{ weight, targets, latest }] = (await db.query<TogetherRow>(Prisma.sql`SELECT ${Prisma.join(columns)}`)) as [TogetherRow];
     if (weight?.behind) await db.query(Prisma.sql`SELECT weight_day_roll_forward(${accountId}::uuid)`);
-    const aggregates: WeightAggregates | null = weight && {
-      newest: { ts: weight.newest_ts, weightKg: weight.weight_kg, bodyFatPct: weight.body_fat_pct, note: weight.note },
-      week: { sum: weight.week_sum, count: weight.week_count },
-      days: weight.days.map(([ts, sum, count]) => ({ ts, sum, count })),
-    };
+    const aggregates: WeightAggregates | null = weight && aggregatesOfDays(
+      { ts: weight.newest_ts, weightKg: weight.weight_kg, bodyFatPct: weight.body_fat_pct, note: weight.note },
+      { day: weight.week_start[0], sum: weight.week_start[1], count: weight.week_start[2] },
+      heldDays.complete(accountId, held, { ...weight, days: weight.days.map(([ts, sum, count]) => ({ ts, sum, count })) }, dayEnd),
+      dayEnd,
+    );
     return { weight: aggregates, targets, latest };
   };
 
@@ -112,7 +118,7 @@ export const createStore = (db: Database) => {
 
     /** The inputs of the weight summary up to `dayEnd` (the end of a UTC day); null without readings before it. */
     async weightAggregates(accountId: string, dayEnd: number): Promise<WeightAggregates | null> {
-      return (await readTogether(accountId, { weight: weightAggregatesQuery(accountId, dayEnd) }, {})).weight;
+      return (await readTogether(accountId, dayEnd, {}, {})).weight;
     },
 
     /**
@@ -123,7 +129,8 @@ export const createStore = (db: Database) => {
     async overview(accountId: string, dayEnd: number, { measurements = false } = {}) {
       const { weight, targets, latest } = await readTogether(
         accountId,
-        { weight: weightAggregatesQuery(accountId, dayEnd), targets: targetsQuery(accountId) },
+        dayEnd,
+        { targets: targetsQuery(accountId) },
         measurements ? { latest: latestMeasurementsQuery(accountId) } : {},
       );
       return { weight, targets: targets ?? null, measurements: latest ?? [] };

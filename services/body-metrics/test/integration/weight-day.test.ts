@@ -41,8 +41,10 @@ describe("the daily weight roll-up under concurrent writes", () => {
     ]);
 
     expect(stored.size).toBe(250);
-    const aggregates = await replicas[0]!.weightAggregates(accountId, dayEnd);
-    expect(aggregates && summaryOf(aggregates)).toEqual(summarizeWeights([...stored.values()], dayEnd));
-    expect(aggregates?.days).toEqual([expect.objectContaining({ count: 250 })]);
+    for (const replica of replicas) {
+      const aggregates = await replica.weightAggregates(accountId, dayEnd);
+      expect(aggregates && summaryOf(aggregates)).toEqual(summarizeWeights([...stored.values()], dayEnd));
+      expect(aggregates?.days).toEqual([expect.objectContaining({ count: 250 })]);
+    }
   });
 });

@@ -131,6 +131,64 @@ describe("the weight summary aggregated in SQL", () => {
     expect(kept, "the last three days are not kept").toEqual([{ day: new Date(now - 3 * DAY_MS).toISOString().slice(0, 10) }]);
   });
 
+  it("gives every replica the same figures after any change to a kept day, though each holds the kept days it read", async () => {
+    const accountId = randomUUID();
+    const replicas = [store, createStore(db)];
+    const now = Date.now();
+    const stored = new Map<string, Reading>();
+    const add = async (via: Store, r: Reading) => {
+      const id = randomUUID();
+      await via.addReading({ ...r, id, accountId, source: "scale" });
+      stored.set(id, r);
+      return id;
+    };
+    for (let i = 0; i < 40 * 4; i++) await add(store, reading(now - i * 21_600_000, 78 + (i % 13) * 0.25));
+    const today = endOfDay(new Date(now).toISOString().slice(0, 10));
+    const expectEveryReplica = async (when: string) => {
+      for (const [i, replica] of replicas.entries()) {
+        for (const dayEnd of [today, today - 2 * DAY_MS, today - 20 * DAY_MS]) {
+          const aggregates = await replica.weightAggregates(accountId, dayEnd);
+          const expected = summarizeWeights([...stored.values()].filter((r) => r.ts < dayEnd), dayEnd);
+          expect(aggregates && summaryOf(aggregates), `${when}, replica ${i}, ${new Date(dayEnd).toISOString()}`).toEqual(expected);
+        }
+      }
+    };
+    await expectEveryReplica("the first reads");
+    await expectEveryReplica("reads again");
+
+    const [writer, other] = replicas as [Store, Store];
+    const backdated = await add(writer, reading(now - 10 * DAY_MS, 95));
+    await expectEveryReplica("after a reading added ten days back");
+    expect(await other.deleteReading(accountId, backdated)).toBe(true);
+    stored.delete(backdated);
+    await expectEveryReplica("after it was deleted");
+    const moved = [...stored.keys()][60]!;
+    await db.query(Prisma.sql`UPDATE weight_reading SET weight_kg = 60 WHERE id = ${moved}::uuid`);
+    stored.set(moved, { ...stored.get(moved)!, weightKg: 60 });
+    await expectEveryReplica("after a kept reading's weight was changed");
+    await writer.accountData.deleteAccount(accountId);
+    stored.clear();
+    await expectEveryReplica("after the account was erased");
+    for (let i = 0; i < 20; i++) await add(writer, reading(now - i * DAY_MS, 70));
+    await expectEveryReplica("after new readings of an erased account");
+    await replicas[1]!.close();
+  });
+
+  it("reads the kept days it holds again only when their version has changed", async () => {
+    const accountId = randomUUID();
+    const now = Date.now();
+    for (let i = 0; i < 20; i++) await store.addReading({ id: randomUUID(), accountId, ts: now - i * DAY_MS, weightKg: 80, bodyFatPct: null, note: null, source: "manual" });
+    const dayEnd = endOfDay(new Date(now).toISOString().slice(0, 10));
+    const trendKg = async () => (await store.weightAggregates(accountId, dayEnd))?.days.map((day) => day.sum / day.count);
+    await trendKg();
+    expect(await trendKg(), "read twice: the roll-up has rolled forward").toEqual(Array(20).fill(80));
+    // The stored days changed behind the roll-up's back, as no write path does: the replica keeps what it holds.
+    await db.query(Prisma.sql`UPDATE weight_day SET sum_kg = 90 * count WHERE account_id = ${accountId}::uuid`);
+    expect(await trendKg()).toEqual(Array(20).fill(80));
+    await db.query(Prisma.sql`UPDATE weight_roll_up SET version = nextval('weight_roll_up_version') WHERE account_id = ${accountId}::uuid`);
+    expect((await trendKg())?.slice(0, 16), "the kept days read again under a new version").toEqual(Array(16).fill(90));
+  });
+
   it("answers for the first and the last day a date can name", async () => {
     const accountId = randomUUID();
     const readings = [reading(Date.parse("1970-01-02T12:00:00Z"), 81), reading(last - 1, 79)];
