@@ -1,4 +1,4 @@
-// pnpm bench:coach [--duration 10] [--connections 50] [--warmup 2]
+// pnpm bench:coach [--duration 10] [--connections 50] [--warmup 2]; BENCH_COACH_RATE=150 skips the calibration
 // Two claims about the coach, with a fake model that answers after 2 s: its replicas add throughput (1 then 2
 // replicas under a closed loop of /api/agent callers), and a crowd of slow /api/agent calls does not slow the
 // rest of the API (POST /api/weight p99 through the gateway, alone and with 100 agent callers in flight).
@@ -56,6 +56,8 @@ const STEADY_SHARES = [0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1];
 const LATENCY_TARGET_MS = 50;
 const CALIBRATION_SECONDS = 5;
 const CALIBRATION_PASSES = 2;
+/** BENCH_COACH_RATE: a steady rate given instead of calibrated, so that runs of two builds meet the same load. */
+const FIXED_RATE = Number(process.env["BENCH_COACH_RATE"] ?? 0);
 /** The coach's own machines, stood in for by the load CPU at the lowest priority, so it never delays the weight sender. */
 const COACH_PLACEMENT: Placement = process.env["BENCH_COACH_CPU"] === "server" ? { cpu: SERVER_CPU, nice: 0 } : { cpu: LOAD_CPU, nice: 19 };
 const onServerCpu = (name: string) => COACH_PLACEMENT.cpu === SERVER_CPU || !name.startsWith("coach");
@@ -217,7 +219,7 @@ await runBenchmark(async () => {
   const most = (phases["POST /api/weight alone, as fast as answered"] = await measure(weight, 0, platform.pids));
   const calibration: { share: number; ratePerSec: number; figures: LoadFigures }[] = [];
   const withinTarget = (figures: LoadFigures) => clean(figures) && figures.p99 < LATENCY_TARGET_MS;
-  for (const share of STEADY_SHARES) {
+  for (const share of FIXED_RATE ? [] : STEADY_SHARES) {
     const ratePerSec = Math.round(most.okPerSec * share);
     let passed = 0;
     do {
@@ -228,7 +230,7 @@ await runBenchmark(async () => {
     } while (++passed < CALIBRATION_PASSES);
     if (passed === CALIBRATION_PASSES) break;
   }
-  const chosen = calibration.at(-1)!;
+  const chosen = calibration.at(-1) ?? { share: FIXED_RATE / most.okPerSec, ratePerSec: FIXED_RATE, figures: most };
   const steady: LoadSpec = { ...weight, ratePerSec: chosen.ratePerSec, keepLatencies: true };
   const aloneRuns: LoadFigures[] = [];
   const runAlone = async () => {

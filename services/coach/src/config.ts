@@ -17,6 +17,8 @@ const coachEnv = baseEnv(3104).extend({
   /** Model calls one replica runs at once, and how many more may wait; past both, 429. */
   COACH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   COACH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /** The least time between two calls' starts in one replica, so that freed slots do not start a burst; 0: none. */
+  COACH_START_SPACING_MS: z.coerce.number().min(0).max(1000).default(5),
   COACH_DAILY_CALLS: z.coerce.number().int().min(1).default(300),
   COACH_DAILY_TOKENS: z.coerce.number().int().min(1).default(300_000),
   /** Deadline of each grounding question (weight, targets, the day's food) before the coach answers without it. */

@@ -12,12 +12,18 @@ const instruments = lazyInstruments("@fit/coach", (meter) =>
     .addCallback((result) => result.observe([...gates].reduce((sum, gate) => sum + gate.load(), 0))),
 );
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * At most `concurrency` calls run at once in this replica and `queue` more wait; past both the caller gets 429
  * at once, rather than a slow answer that would tie up the gateway. Another replica takes the next request.
+ * Calls start at least `spacingMs` apart: each begins with reads from body-metrics and nutrition, and the slots
+ * a model frees together would otherwise start a burst of them that the rest of the API waits behind
+ * (docs/decisions/0054-coach-calls-start-spaced.md).
  */
-export const createGate = ({ concurrency, queue }: { concurrency: number; queue: number }) => {
+export const createGate = ({ concurrency, queue, spacingMs }: { concurrency: number; queue: number; spacingMs: number }) => {
   let running = 0;
+  let nextStartAt = 0;
   const waiting: (() => void)[] = [];
   gates.add({ load: () => running + waiting.length });
   instruments();
@@ -26,12 +32,19 @@ export const createGate = ({ concurrency, queue }: { concurrency: number; queue:
     if (next) next();
     else running--;
   };
+  const startInTurn = async () => {
+    const now = performance.now();
+    const at = Math.max(now, nextStartAt);
+    nextStartAt = at + spacingMs;
+    if (at > now) await sleep(at - now);
+  };
   return async <T>(work: () => Promise<T>): Promise<T> => {
     if (running >= concurrency) {
       if (waiting.length >= queue) throw new AppError("rate_limited", "the coach is busy, retry shortly", undefined, 1);
       await new Promise<void>((resolve) => waiting.push(resolve));
     } else running++;
     try {
+      await startInTurn();
       return await work();
     } finally {
       release();

@@ -41,7 +41,8 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
         maxTokens: config.COACH_MAX_TOKENS,
       })
     : null;
-  const gate = createGate({ concurrency: config.COACH_CONCURRENCY, queue: config.COACH_QUEUE });
+  // The built-in estimator answers in milliseconds: its calls never wait long enough together to free in a burst.
+  const gate = createGate({ concurrency: config.COACH_CONCURRENCY, queue: config.COACH_QUEUE, spacingMs: model ? config.COACH_START_SPACING_MS : 0 });
   const limits = { callsPerDay: config.COACH_DAILY_CALLS, tokensPerDay: config.COACH_DAILY_TOKENS };
 
   const metered = <T>(accountId: string, work: () => Promise<ModelAnswer<T>>) =>
