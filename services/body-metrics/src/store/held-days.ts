@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { dayNumber, type DaySum } from "../domain/weight-summary.ts";
-import type { HeldDaysKey } from "./overview-queries.ts";
+import type { AggregateRow, HeldDaysKey } from "./overview-queries.ts";
 
 /** What a replica holds at most, over all accounts: 90 days of ~1 100 accounts, a few megabytes. */
 const MAX_HELD_DAYS = 100_000;
@@ -9,14 +9,8 @@ export interface HeldDays extends HeldDaysKey {
   days: readonly DaySum[];
 }
 
-/** The statement's answer about the days (overview-queries.ts, `weightAggregatesQuery`). */
-interface DaysAnswer {
-  reused: boolean;
-  version: string | null;
-  through: number | null;
-  first_day: number;
-  days: DaySum[];
-}
+/** The statement's answer about the days (`weightAggregatesQuery`), its days read into day sums. */
+type DaysAnswer = Pick<AggregateRow, "reused" | "version" | "through" | "first_day"> & { days: DaySum[] };
 
 /**
  * The kept days (up to the roll-up's `through`) of the accounts a replica read last, each under the roll-up's

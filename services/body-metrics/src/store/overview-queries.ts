@@ -4,7 +4,7 @@ import { MeasurementSite, type LatestMeasurement, type Targets } from "@fit/cont
 import { Prisma } from "./generated/client.ts";
 import { trendStart, WEEK_MS } from "../domain/weight-summary.ts";
 
-interface AggregateRow {
+export interface AggregateRow {
   newest_ts: number;
   weight_kg: number;
   body_fat_pct: number | null;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { AppError, utcDay } from "@fit/contracts";
 import { lazyInstruments } from "@fit/telemetry";
 import type { Store } from "../store/store.ts";
@@ -11,8 +12,6 @@ const instruments = lazyInstruments("@fit/coach", (meter) =>
     .createObservableGauge("fit.coach.calls.in_flight", { description: "Coach calls running or waiting for a slot in this replica", unit: "{call}" })
     .addCallback((result) => result.observe([...gates].reduce((sum, gate) => sum + gate.load(), 0))),
 );
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * At most `concurrency` calls run at once in this replica and `queue` more wait; past both the caller gets 429

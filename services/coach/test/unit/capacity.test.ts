@@ -1,7 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { createGate } from "../../src/handlers/capacity.ts";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `count` calls through the gate at once; each notes when it started and ends after `holdMs`. */
 const startTogether = (gate: ReturnType<typeof createGate>, count: number, holdMs = 0) => {
