@@ -23,7 +23,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Extra node flags for the servers, to look at where time goes without editing anything, e.g.
- * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (node refuses --cpu-prof in NODE_OPTIONS).
+ * BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (node refuses --cpu-prof in NODE_OPTIONS). They
+ * come after production's flags, so a flag given here (`--max-semi-space-size=16`) replaces production's.
  */
 const extraNodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter(Boolean);
 
@@ -43,7 +44,7 @@ export const spawnServer = (name: string, entry: string, env: NodeJS.ProcessEnv,
   // A compiled service runs with the node flags and environment production gives it.
   const compiled = !entry.endsWith(".ts");
   const runtime = compiled ? SERVICE_NODE_FLAGS : ["--import", "tsx"];
-  const [command, args] = pinned(placement.cpu, process.execPath, [...extraNodeArgs, ...runtime, entry], placement.nice);
+  const [command, args] = pinned(placement.cpu, process.execPath, [...runtime, ...extraNodeArgs, entry], placement.nice);
   const child = trackChild(spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: compiled ? { ...SERVICE_ENV, ...env } : env }));
   tallyLines(name, child.stdout);
   tallyLines(name, child.stderr);

@@ -8,6 +8,7 @@ import { jwt } from "better-auth/plugins/jwt";
 import { magicLink } from "better-auth/plugins/magic-link";
 import { agentScopes } from "@fit/contracts";
 import type { IdentityStore } from "../store/identity-store.ts";
+import { withAuthContextOnlyInCalls } from "./auth-context.ts";
 import { apiErrorLogger, betterAuthLogger, type IdentityLogger } from "./logger.ts";
 import type { MagicLinkMailer } from "./mailer.ts";
 import { oidcPlugins, socialProviders, type IdentityProviders } from "./providers.ts";
@@ -50,7 +51,7 @@ export function createAuth(options: AuthOptions) {
   const mcpUrl = mcpUrlOf(options.baseUrl);
   const oauthScopes = [...agentScopes, "offline_access"];
   const providers = options.providers ?? noProviders;
-  return betterAuth({
+  return withAuthContextOnlyInCalls(betterAuth({
     baseURL: options.baseUrl,
     basePath: "/api/auth",
     secret: options.secret,
@@ -126,7 +127,7 @@ export function createAuth(options: AuthOptions) {
       // (docs/decisions/0024-identity-provider-sign-in.md).
       accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true, allowDifferentEmails: false },
     },
-  });
+  }));
 }
 
 export type Auth = ReturnType<typeof createAuth>;
