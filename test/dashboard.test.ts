@@ -1,3 +1,4 @@
+import { Dashboard } from "@fit/contracts";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -45,7 +46,12 @@ describe("GET /api/dashboard", () => {
     await expect
       .poll(async () => (await api.get("/api/dashboard?date=2026-11-22")).body.nutritionToday?.adherence, { timeout: 10_000 })
       .toBe("on");
-    const { body } = await api.get("/api/dashboard?date=2026-11-22");
+    const { body, headers } = await api.get("/api/dashboard?date=2026-11-22");
+    // Written from the services' replies without a serializer (docs/decisions/0056-dashboard-spliced-from-replies.md):
+    // still JSON, every field of the contract in its order, and nothing else.
+    expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(Object.keys(body)).toEqual(Object.keys(Dashboard.shape));
+    expect(Dashboard.strict().safeParse(body).success).toBe(true);
     expect(body.weight).toEqual({
       latestKg: 79,
       weeklyAvgKg: 79.5,

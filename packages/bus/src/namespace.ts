@@ -11,6 +11,7 @@ export const withNamespace = (bus: Bus, namespace: string): Bus => {
   const event = <E extends EventDef>(def: E): E => ({ ...def, subject: subject(def.subject), stream: `${namespace}_${def.stream}` });
   return {
     request: (def, req, opts) => bus.request(endpoint(def), req, opts),
+    requestJson: (def, req, opts) => bus.requestJson(endpoint(def), req, opts),
     serve: (def, handler) => bus.serve(endpoint(def), handler),
     publish: (s, envelope, opts) => bus.publish(subject(s), envelope, opts),
     subscribe: (def, durable, handler, opts) => bus.subscribe(event(def), durable, handler, opts),

@@ -44,8 +44,11 @@ export const encodeRequest = (def: EndpointDef, req: unknown): string => {
   return JSON.stringify(parsed.data) ?? "";
 };
 
-/** Client side: re-throw the responder's error, or parse its reply. */
-export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
+/**
+ * Client side: re-throw the responder's error, or hand back its reply's JSON text as the responder wrote it,
+ * after validating it against `def.reply` (`answer`).
+ */
+export const replyText = (def: EndpointDef, msg: WireMessage): string => {
   const code = msg.headers[errorHeader.code];
   if (code !== undefined) {
     const message = msg.headers[errorHeader.message] ?? code;
@@ -57,9 +60,15 @@ export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
       Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS : undefined,
     );
   }
+  return msg.data;
+};
+
+/** Client side: re-throw the responder's error, or parse its reply. */
+export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
+  const text = replyText(def, msg);
   let body: unknown;
   try {
-    body = parseJson(msg.data);
+    body = parseJson(text);
   } catch {
     throw new AppError("internal", `unreadable reply from ${def.subject}`);
   }

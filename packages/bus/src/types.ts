@@ -94,6 +94,12 @@ export interface Bus {
     req: z.input<E["request"]>,
     opts?: RequestOptions,
   ): Promise<z.output<E["reply"]>>;
+  /**
+   * Ask a question and take the reply as the JSON text its responder wrote, validated there against `def.reply`
+   * and not parsed here: for a caller that only hands it on (docs/decisions/0056-dashboard-spliced-from-replies.md).
+   * Throws as `request` does.
+   */
+  requestJson<E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts?: RequestOptions): Promise<string>;
   /** Answer def.subject in queue group def.service, so replicas share the load. */
   serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>): Responding;
   /** Store an event durably (resolves on the stream's ack); envelope.id de-duplicates within DUPLICATE_WINDOW_MS. */

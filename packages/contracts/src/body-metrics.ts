@@ -164,9 +164,15 @@ export const WeightSummary = z
   .meta({ id: "WeightSummary" });
 export type WeightSummary = z.infer<typeof WeightSummary>;
 
-export const MeasurementsLatest = z.object({
+/**
+ * body-metrics' part of the dashboard: the first members of its JSON, which the gateway writes after them
+ * without parsing (docs/decisions/0056-dashboard-spliced-from-replies.md).
+ */
+export const DashboardBodyPart = z.object({
+  weight: WeightSummary.nullable(),
+  targets: Targets.nullable(),
   measurementsLatest: z.array(LatestMeasurement),
-  shoulderToWaist: z.number().nullable(),
+  shoulderToWaist: z.number().nullable().meta({ description: "Latest shoulders ÷ latest waist, 3 decimals." }),
 });
 
 export const bodyMetricsBus = {
@@ -197,7 +203,7 @@ export const bodyMetricsBus = {
     subject: "body-metrics.dashboard.get",
     service: "body-metrics",
     request: z.object({ accountId, date: CalendarDate }),
-    reply: z.object({ weight: WeightSummary.nullable(), targets: Targets.nullable(), measurements: MeasurementsLatest }),
+    reply: DashboardBodyPart,
   }),
 };
 

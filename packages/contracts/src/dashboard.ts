@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LatestMeasurement, Targets, WeightSummary } from "./body-metrics.ts";
+import { DashboardBodyPart } from "./body-metrics.ts";
 import { CalendarDate } from "./common.ts";
 import { DailyTotal } from "./nutrition.ts";
 import { WeekWorkouts } from "./workouts.ts";
@@ -8,14 +8,9 @@ export const DashboardQuery = z.object({
   date: CalendarDate.optional().meta({ description: "The snapshot's day: the weight summary up to its end, its nutrition, and the workouts of its ISO week (UTC); default the server's current UTC date." }),
 });
 
-export const Dashboard = z
-  .object({
-    weight: WeightSummary.nullable(),
-    targets: Targets.nullable(),
-    measurementsLatest: z.array(LatestMeasurement),
-    shoulderToWaist: z.number().nullable().meta({ description: "Latest shoulders ÷ latest waist, 3 decimals." }),
-    nutritionToday: DailyTotal.nullable(),
-    workoutsThisWeek: WeekWorkouts,
-  })
+export const Dashboard = DashboardBodyPart.extend({
+  nutritionToday: DailyTotal.nullable(),
+  workoutsThisWeek: WeekWorkouts,
+})
   .meta({ id: "Dashboard", description: "Home-screen snapshot. Every field is present; null when nothing is logged." });
 export type Dashboard = z.infer<typeof Dashboard>;

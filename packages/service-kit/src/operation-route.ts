@@ -30,7 +30,16 @@ export interface OperationInput<O extends Operation> {
   request: FastifyRequest;
 }
 
-export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O["response"]>>;
+/**
+ * A response whose JSON text is already written, from parts each validated against its contract by the service
+ * that wrote it: sent as it is, not through the response serializer
+ * (docs/decisions/0056-dashboard-spliced-from-replies.md).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O["response"]> | JsonText>;
 
 /**
  * Serves one contract operation: the request is parsed with its schemas, the reply serialized through its
@@ -49,18 +58,22 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
       ...(op.params ? { params: op.params } : {}),
       response: { [op.status ?? 200]: op.response },
     },
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       if (op.status) void reply.code(op.status);
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
       const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;
-      return handler({
+      const response = await handler({
         body: body as BodyOf<O>,
         query: request.query as Parsed<O["query"]>,
         params: request.params as Parsed<O["params"]>,
         caller: request.caller,
         request,
       });
+      if (!(response instanceof JsonText)) return response;
+      // A string with a JSON content type is sent as it is (Fastify serializes only what is not a string).
+      void reply.type("application/json; charset=utf-8");
+      return response.text;
     },
   };
   if (!upload) return void app.route(route);

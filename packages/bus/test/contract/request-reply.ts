@@ -32,6 +32,27 @@ export const requestReplyContract = (ctx: ContractContext): void => {
     expect(reply).toEqual({ text: "ABC", length: 3 });
   });
 
+  it("hands requestJson the reply's JSON text as the responder validated and wrote it", async () => {
+    const bus = await ctx.harness.open([]);
+    const def = endpoint(ctx);
+    bus.serve(def, async (req) => ({ text: req.text.toUpperCase(), length: req.text.length, internal: "kept out" }) as never);
+    expect(await bus.requestJson(def, { text: "abc" })).toBe('{"text":"ABC","length":3}');
+  });
+
+  it("throws from requestJson as from request: the handler's error, or internal for a reply the schema refuses", async () => {
+    const bus = await ctx.harness.open([]);
+    const failing = endpoint(ctx, "failing");
+    bus.serve(failing, async () => {
+      throw new AppError("not_found", "no such reading");
+    });
+    const err = await appError(bus.requestJson(failing, { text: "a" }));
+    expect([err.code, err.message]).toEqual(["not_found", "no such reading"]);
+    const broken = endpoint(ctx, "broken");
+    bus.serve(broken, async () => ({ text: "a", length: "one" }) as never);
+    expect((await appError(bus.requestJson(broken, { text: "a" }))).code).toBe("internal");
+    expect((await appError(bus.requestJson(endpoint(ctx, "nobody"), { text: "a" }, { timeoutMs: 3_000 }))).code).toBe("unavailable");
+  });
+
   it("stops answering once its responder is stopped, while another replica goes on", async () => {
     const bus = await ctx.harness.open([]);
     const def = endpoint(ctx);

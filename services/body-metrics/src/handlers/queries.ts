@@ -27,7 +27,7 @@ export const serveBodyMetricsQueries = (bus: Bus, store: Store) => {
 
     bus.serve(bodyMetricsBus.dashboard, async ({ accountId, date }) => {
       const { weight, targets, measurements } = await overview(accountId, date, { measurements: true });
-      return { weight, targets, measurements: { measurementsLatest: measurements, shoulderToWaist: shoulderToWaist(measurements) } };
+      return { weight, targets, measurementsLatest: measurements, shoulderToWaist: shoulderToWaist(measurements) };
     }),
   ];
 };

@@ -46,7 +46,7 @@ describe("body-metrics in the embedded mode", () => {
     for (const [site, valueCm, at] of [["waist", 90, ts - 1000], ["waist", 80, ts], ["shoulders", 120, ts]] as const) {
       await second.inject({ method: "POST", url: "/api/measurements", headers, payload: { site, valueCm, ts: at } });
     }
-    const { measurements: latest } = await bus.request(bodyMetricsBus.dashboard, { accountId: caller.accountId, date: "2026-11-22" });
+    const latest = await bus.request(bodyMetricsBus.dashboard, { accountId: caller.accountId, date: "2026-11-22" });
     expect(latest.shoulderToWaist).toBe(1.5);
     expect(latest.measurementsLatest).toEqual(
       expect.arrayContaining([{ site: "waist", valueCm: 80, ts }, { site: "shoulders", valueCm: 120, ts }]),

@@ -1,7 +1,7 @@
 import { AppError, bodyMetricsBus, nutritionBus, operations, utcDay, workoutsBus } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
-import { serveOperation, type HttpApp } from "@fit/service-kit";
-import { mergeDashboard } from "../domain/dashboard.ts";
+import { JsonText, serveOperation, type HttpApp } from "@fit/service-kit";
+import { dashboardJson } from "../domain/dashboard.ts";
 
 /**
  * Fans out to body-metrics, nutrition and workouts in parallel, one question each. A branch that fails or
@@ -19,11 +19,11 @@ export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; tim
         }
         throw error;
       });
-    const [{ weight, targets, measurements }, nutrition, workouts] = await Promise.all([
-      ask("body-metrics", bus.request(bodyMetricsBus.dashboard, { accountId, date }, { timeoutMs })),
-      ask("nutrition", bus.request(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
-      ask("workouts", bus.request(workoutsBus.weekTotals, { accountId, date }, { timeoutMs })),
+    const [body, nutrition, workouts] = await Promise.all([
+      ask("body-metrics", bus.requestJson(bodyMetricsBus.dashboard, { accountId, date }, { timeoutMs })),
+      ask("nutrition", bus.requestJson(nutritionBus.dayTotal, { accountId, email, date }, { timeoutMs })),
+      ask("workouts", bus.requestJson(workoutsBus.weekTotals, { accountId, date }, { timeoutMs })),
     ]);
-    return mergeDashboard({ weight, targets, measurements, nutrition, workouts });
+    return new JsonText(dashboardJson({ body, nutrition, workouts }));
   });
 };

@@ -17,6 +17,7 @@ export const recordingBus = (inner: Bus, subjects: readonly string[]) => {
   const handled = new Set<string>();
   const bus: Bus = {
     request: (def, req, opts) => inner.request(def, req, opts),
+    requestJson: (def, req, opts) => inner.requestJson(def, req, opts),
     serve: (def, handler) => inner.serve(def, handler),
     publish: async (subject, envelope, opts) => {
       await inner.publish(subject, envelope, opts);
