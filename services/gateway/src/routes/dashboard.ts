@@ -12,7 +12,7 @@ export const dashboardRoute = (app: HttpApp, { bus, timeoutMs }: { bus: Bus; tim
   serveOperation(app, operations.getDashboard, async ({ query, caller }) => {
     const date = query.date ?? utcDay(Date.now());
     const { accountId, email } = caller;
-    const ask = <T>(service: string, answer: Promise<T>) =>
+    const ask = (service: string, answer: Promise<string>) =>
       answer.catch((error: unknown) => {
         if (error instanceof AppError && ["timeout", "unavailable"].includes(error.code)) {
           throw new AppError("unavailable", "dashboard unavailable", `${service} did not answer`);
