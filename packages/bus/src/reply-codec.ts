@@ -1,7 +1,9 @@
 import { AppError, isErrorCode, type EndpointDef } from "@fit/contracts";
+import { context } from "@opentelemetry/api";
 import type { z } from "zod";
-import type { EndpointHandler, Logger } from "./types.ts";
-import { extractTrace, inSpan, SpanKind } from "./trace.ts";
+import { measureRequest } from "./metrics.ts";
+import type { EndpointHandler, Logger, RequestOptions } from "./types.ts";
+import { extractTrace, injectTrace, inSpan, SpanKind } from "./trace.ts";
 
 /**
  * Request/reply rules shared by both buses, so parsing and error semantics cannot drift between them.
@@ -38,7 +40,7 @@ export const issuesText = (error: z.ZodError): string =>
 const parseJson = (text: string): unknown => (text === "" ? undefined : JSON.parse(text));
 
 /** Client side: validate and serialize a request. A bad request never leaves the caller. */
-export const encodeRequest = (def: EndpointDef, req: unknown): string => {
+const encodeRequest = (def: EndpointDef, req: unknown): string => {
   const parsed = def.request.safeParse(req);
   if (!parsed.success) throw new AppError("validation", `invalid request for ${def.subject}`, issuesText(parsed.error));
   return JSON.stringify(parsed.data) ?? "";
@@ -75,6 +77,31 @@ export const decodeReply = (def: EndpointDef, msg: WireMessage): unknown => {
   const parsed = def.reply.safeParse(body);
   if (!parsed.success) throw new AppError("internal", `invalid reply from ${def.subject}`, issuesText(parsed.error));
   return parsed.data;
+};
+
+/** How a bus carries one question to `subject` and brings back the answer (or rejects with an AppError). */
+export type SendQuestion = (subject: string, data: string, headers: Record<string, string>, timeoutMs: number) => Promise<WireMessage>;
+
+/**
+ * Client side, for both buses: the request checked and written, the send measured and traced (the caller's
+ * trace in its headers), the answer read by `read`: `decodeReply` for `request`, `replyText` for `requestJson`.
+ */
+export const ask = <E extends EndpointDef, T>(
+  def: E,
+  req: z.input<E["request"]>,
+  opts: RequestOptions,
+  send: SendQuestion,
+  read: (def: E, msg: WireMessage) => T,
+): Promise<T> => {
+  const data = encodeRequest(def, req);
+  const timeoutMs = opts.timeoutMs ?? 2_000;
+  return measureRequest(def.subject, () =>
+    inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
+      const headers = { ...opts.headers };
+      injectTrace(headers);
+      return read(def, await send(def.subject, data, headers, timeoutMs));
+    }),
+  );
 };
 
 const errorReply = (err: AppError): WireMessage => {

@@ -2,8 +2,8 @@ import { AppError, type EndpointDef, type EventDef, type EventEnvelope } from "@
 import { context } from "@opentelemetry/api";
 import type { z } from "zod";
 import { deliver, encodeEvent, resolveSubscribeOptions, subjectsByStream } from "../event-codec.ts";
-import { answer, decodeReply, encodeRequest, normalizeHeaders, replyText, type WireMessage } from "../reply-codec.ts";
-import { measureRequest, watchConsumer } from "../metrics.ts";
+import { answer, ask, decodeReply, normalizeHeaders, replyText, type SendQuestion } from "../reply-codec.ts";
+import { watchConsumer } from "../metrics.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
 import { checkBucket } from "../key-value-names.ts";
 import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
@@ -54,28 +54,22 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
     }
   };
 
-  /** Sends a question and reads its reply with `read` (decodeReply or replyText). */
-  const ask = async <E extends EndpointDef, T>(def: E, req: z.input<E["request"]>, opts: RequestOptions, read: (def: E, msg: WireMessage) => T) => {
-    if (closed) throw closedError();
-    const data = encodeRequest(def, req);
-    const timeout = opts.timeoutMs ?? 2_000;
-    return measureRequest(def.subject, () =>
-      inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
-        const headers = { ...opts.headers };
-        injectTrace(headers);
-        const responder = responders.pick(def.subject);
-        if (!responder) throw new AppError("unavailable", `no responders for ${def.subject}`);
-        const work = track(responder({ data, headers: normalizeHeaders(Object.entries(headers)) }));
-        const reply = await withTimeout(work, timeout, `${def.subject} did not answer within ${timeout} ms`);
-        return read(def, reply);
-      }),
-    );
+  const send: SendQuestion = async (subject, data, headers, timeout) => {
+    const responder = responders.pick(subject);
+    if (!responder) throw new AppError("unavailable", `no responders for ${subject}`);
+    const work = track(responder({ data, headers: normalizeHeaders(Object.entries(headers)) }));
+    return withTimeout(work, timeout, `${subject} did not answer within ${timeout} ms`);
   };
 
   const bus: Bus = {
-    request: async <E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts: RequestOptions = {}) =>
-      ask(def, req, opts, decodeReply) as Promise<z.output<E["reply"]>>,
-    requestJson: async (def, req, opts = {}) => ask(def, req, opts, replyText),
+    request: async <E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts: RequestOptions = {}) => {
+      if (closed) throw closedError();
+      return ask(def, req, opts, send, decodeReply) as Promise<z.output<E["reply"]>>;
+    },
+    requestJson: async (def, req, opts = {}) => {
+      if (closed) throw closedError();
+      return ask(def, req, opts, send, replyText);
+    },
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
       const answering = new Set<Promise<unknown>>();

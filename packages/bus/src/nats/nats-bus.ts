@@ -3,9 +3,8 @@ import { context } from "@opentelemetry/api";
 import { connect, ErrorCode, Events, NatsError, StringCodec, type Subscription as NatsSubscription } from "nats";
 import type { z } from "zod";
 import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
-import { answer, decodeReply, encodeRequest, replyText, type WireMessage } from "../reply-codec.ts";
+import { answer, ask, decodeReply, replyText, type SendQuestion } from "../reply-codec.ts";
 import { withTimeout } from "../timeout.ts";
-import { measureRequest } from "../metrics.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
 import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
 import { consume } from "./consume.ts";
@@ -62,26 +61,17 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const buckets = new Map<string, Promise<KeyValue>>();
   let closed = false;
 
-  /** Sends a question and reads its reply with `read` (decodeReply or replyText). */
-  const ask = <E extends EndpointDef, T>(def: E, req: z.input<E["request"]>, opts: RequestOptions, read: (def: E, msg: WireMessage) => T) => {
-    const data = encodeRequest(def, req);
-    const timeout = opts.timeoutMs ?? 2_000;
-    const headers = { ...opts.headers };
-    return measureRequest(def.subject, () =>
-      inSpan(`${def.subject} send`, SpanKind.CLIENT, context.active(), { "messaging.destination.name": def.subject }, async () => {
-        injectTrace(headers);
-        const msg = await nc
-          .request(def.subject, sc.encode(data), { timeout, headers: toNatsHeaders(headers) })
-          .catch((err: unknown) => Promise.reject(busError(err, def.subject, timeout)));
-        return read(def, { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} });
-      }),
-    );
+  const send: SendQuestion = async (subject, data, headers, timeout) => {
+    const msg = await nc
+      .request(subject, sc.encode(data), { timeout, headers: toNatsHeaders(headers) })
+      .catch((err: unknown) => Promise.reject(busError(err, subject, timeout)));
+    return { data: sc.decode(msg.data), headers: msg.headers ? fromNatsHeaders(msg.headers) : {} };
   };
 
   const bus: Bus = {
     request: async <E extends EndpointDef>(def: E, req: z.input<E["request"]>, opts: RequestOptions = {}) =>
-      ask(def, req, opts, decodeReply) as Promise<z.output<E["reply"]>>,
-    requestJson: async (def, req, opts = {}) => ask(def, req, opts, replyText),
+      ask(def, req, opts, send, decodeReply) as Promise<z.output<E["reply"]>>,
+    requestJson: async (def, req, opts = {}) => ask(def, req, opts, send, replyText),
 
     serve<E extends EndpointDef>(def: E, handler: EndpointHandler<E>) {
       // The callback must stay synchronous; the async work is tracked so stop() and close() can wait for it.
