@@ -77,3 +77,27 @@ describe("the nats client as patched (patches/nats@2.29.3.patch)", () => {
     }
   });
 });
+
+describe("a NATS key-value bucket", () => {
+  // The shared rate-limit store relies on this: a deleted key is no window, and its next write replaces the marker.
+  it("reads a deleted key as an empty value at the marker's revision, which a compare-and-set replaces", async () => {
+    const { bucket } = uniqueNames();
+    const name = bucket("deleted");
+    const bus = await connectNatsBus({ url, name: "bus-test", logger: captureLogger().logger });
+    const nc = await connect({ servers: url });
+    try {
+      const kv = await bus.keyValue(name, { maxAgeMs: 60_000 });
+      const written = await kv.compareAndSet("k", "1", null);
+      await (await nc.jetstream().views.kv(name)).delete("k");
+      const marker = await kv.get("k");
+      expect(marker?.value).toBe("");
+      expect(marker?.revision).toBeGreaterThan(written!);
+      expect(await kv.compareAndSet("k", "2", marker!.revision)).not.toBeNull();
+      expect((await kv.get("k"))?.value).toBe("2");
+    } finally {
+      await bus.close();
+      await (await nc.jetstreamManager()).streams.delete(`KV_${name}`).catch(() => false);
+      await nc.close();
+    }
+  });
+});

@@ -32,6 +32,23 @@ interface Reserved {
 }
 
 /**
+ * The window a stored value holds, or none. A deleted or purged key reads as an empty value (the bucket's
+ * marker), and the bucket is only as trustworthy as whoever can write it: anything that is not a window that has
+ * begun counts as no window, so the next write replaces it and counting stays shared (docs/security.md).
+ */
+const windowOf = (value: string, now: number): Window | undefined => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const { n, start } = (parsed ?? {}) as Partial<Record<keyof Window, unknown>>;
+  const valid = Number.isSafeInteger(n) && (n as number) >= 0 && Number.isSafeInteger(start) && (start as number) <= now;
+  return valid ? { n: n as number, start: start as number } : undefined;
+};
+
+/**
  * Reserves `k` numbers plus up to `spare` more for requests to come, in a shared window: read the key, then
  * write the count plus what is taken only if nobody wrote since (compare-and-set on the revision), else read
  * again. A window opens at a key's first request and lasts timeWindow, as with the plugin's own stores. Once
@@ -41,7 +58,7 @@ const reserve = async (kv: KeyValue, key: string, timeWindow: number, max: numbe
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const entry = await kv.get(key);
     const now = Date.now();
-    const seen = entry ? (JSON.parse(entry.value) as Window) : undefined;
+    const seen = entry ? windowOf(entry.value, now) : undefined;
     const open = seen && now < seen.start + timeWindow ? seen : undefined;
     if (open && open.n >= max) return { start: open.start, first: open.n + 1, last: open.n, full: true };
     const n = open?.n ?? 0;

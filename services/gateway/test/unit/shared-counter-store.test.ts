@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import { createMemoryKeyValue, type KeyValue, type Logger } from "@fit/bus";
 import { describe, expect, it } from "vitest";
 import { sharedCounterStore } from "../../src/auth/shared-counter-store.ts";
@@ -5,8 +6,8 @@ import { sharedCounterStore } from "../../src/auth/shared-counter-store.ts";
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** A replica's store over `shared`, with incr as a promise. */
-const replica = (shared: KeyValue) => {
-  const Store = sharedCounterStore({ shared, maxAgeMs: 60_000, logger: silent });
+const replica = (shared: KeyValue, logger: Logger = silent) => {
+  const Store = sharedCounterStore({ shared, maxAgeMs: 60_000, logger });
   const store = new Store({});
   return (key: string, timeWindow: number, max: number) =>
     new Promise<{ current: number; ttl: number }>((resolve, reject) =>
@@ -90,5 +91,30 @@ describe("shared rate-limit counters", () => {
     const count = replica(createMemoryKeyValue({ maxAgeMs: 60_000 }));
     await count("account:a", 60_000, 5);
     expect((await count("account:b", 60_000, 5)).current).toBe(1);
+  });
+
+  // A deleted or purged key reads as an empty value (NATS's marker), and anyone who could write the bucket could
+  // leave anything there: neither may turn sharing off or be counted as a window (issue 36).
+  it.each([
+    ["a delete marker", ""],
+    ["null", "null"],
+    ["not JSON", "{n:1"],
+    ["a count that is not a number", JSON.stringify({ n: "9", start: Date.now() })],
+    ["a negative count", JSON.stringify({ n: -1_000, start: Date.now() })],
+    ["a window that starts in the future", JSON.stringify({ n: 5, start: Date.now() + 3_600_000 })],
+  ])("take %s where a window was as no open window, and keep counting in the shared bucket", async (_, stored) => {
+    const shared = createMemoryKeyValue({ maxAgeMs: 60_000 });
+    const warnings: string[] = [];
+    const logger = { ...silent, warn: (_: object, message: string) => void warnings.push(message) };
+    const [one, two] = [replica(shared, logger), replica(shared, logger)];
+    const key = "account:tampered";
+    const stored_at = hash("sha256", key, "base64url");
+    await one(key, 60_000, 10);
+    const entry = await shared.get(stored_at);
+    expect(await shared.compareAndSet(stored_at, stored, entry!.revision)).not.toBeNull();
+
+    expect((await two(key, 60_000, 10)).current).toBe(1);
+    expect(JSON.parse((await shared.get(stored_at))!.value)).toMatchObject({ n: 1 });
+    expect(warnings).toEqual([]);
   });
 });
