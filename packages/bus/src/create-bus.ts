@@ -1,6 +1,6 @@
 import type { EventDef } from "@fit/contracts";
 import { createInProcessBus } from "./memory/in-process-bus.ts";
-import { connectNatsBus } from "./nats/nats-bus.ts";
+import { connectNatsBus, type NatsCredentials } from "./nats/nats-bus.ts";
 import { withNamespace } from "./namespace.ts";
 import type { Bus, Logger } from "./types.ts";
 
@@ -19,6 +19,8 @@ export interface BusConfig {
   bus?: Bus;
   /** Prefix of every subject and stream (NATS only), to share one server between deployments. */
   namespace?: string | undefined;
+  /** NATS only: user, password, certificate authority and inbox prefix; unset, an open server. */
+  credentials?: NatsCredentials | undefined;
 }
 
 export const createBus = async (config: BusConfig): Promise<Bus> => {
@@ -27,7 +29,7 @@ export const createBus = async (config: BusConfig): Promise<Bus> => {
     return config.bus;
   }
   if (config.natsUrl) {
-    const nats = await connectNatsBus({ url: config.natsUrl, name: config.name, logger: config.logger });
+    const nats = await connectNatsBus({ url: config.natsUrl, name: config.name, logger: config.logger, credentials: config.credentials });
     const bus = config.namespace ? withNamespace(nats, config.namespace) : nats;
     await bus.ensureStreams(config.streams);
     return bus;

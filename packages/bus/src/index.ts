@@ -17,10 +17,11 @@ export type {
   Subscription,
 } from "./types.ts";
 export { createBus, type BusConfig } from "./create-bus.ts";
-export { connectNatsBus, type NatsBusConfig } from "./nats/nats-bus.ts";
+export { connectNatsBus, type NatsBusConfig, type NatsCredentials } from "./nats/nats-bus.ts";
 export { createInProcessBus, type InProcessBusConfig } from "./memory/in-process-bus.ts";
 export { createMemoryKeyValue } from "./memory/key-value.ts";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.ts";
 export { errorHeader } from "./reply-codec.ts";
 export { DUPLICATE_WINDOW_MS, subscribeDefaults } from "./event-codec.ts";
 export { withNamespace } from "./namespace.ts";
+export { inboxPrefixOf, natsAuthorization, natsPasswordVariable, natsPermissions, type NatsPermissions } from "./nats/permissions.ts";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import {
-  accountExportParts, identityEvents, type EndpointDef, type ExportPageRequest, type ExportPart, type ExportRow,
+  accountDeletionDurable, accountExportParts, identityEvents, type EndpointDef, type ExportPageRequest, type ExportPart, type ExportRow,
 } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { Stoppable } from "./service.ts";
@@ -34,7 +34,7 @@ export const serveAccountData = async (bus: Bus, service: string, data: AccountD
       return { rows, next: rows.length === limit && last ? key(last) : null };
     });
   });
-  const deletion = await bus.subscribe(identityEvents.accountDeleted, `${service}-account-deletion`, ({ data: { accountId } }) =>
+  const deletion = await bus.subscribe(identityEvents.accountDeleted, accountDeletionDurable(service), ({ data: { accountId } }) =>
     data.deleteAccount(accountId),
   );
   return [...served, deletion];

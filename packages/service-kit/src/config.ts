@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { inboxPrefixOf, type NatsCredentials } from "@fit/bus";
+import { busAccess, type BusUser } from "@fit/contracts";
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -32,6 +34,11 @@ export const baseEnv = (defaultPort: number) =>
     NATS_URL: z.string().regex(/^(nats|tls|wss?):\/\//, "must be a nats:// URL").optional(),
     /** Prefix of every subject and stream, to keep several deployments (or test runs) apart on one NATS. */
     NATS_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -").optional(),
+    /** The service's NATS user and password (both or neither); unset, a server that asks for none. */
+    NATS_USER: z.string().optional(),
+    NATS_PASSWORD: z.string().optional(),
+    /** A PEM file of the certificate authority that signed the NATS server's certificate (with a tls:// URL). */
+    NATS_CA: z.string().optional(),
     DATA_DIR: z.string().default("./data"),
     /** How long sent outbox rows are kept before pruning (hours); never less than the stream's 2-minute duplicate window. */
     OUTBOX_RETENTION_HOURS: z.coerce.number().min(0).max(8760).default(168),
@@ -39,6 +46,18 @@ export const baseEnv = (defaultPort: number) =>
     INTERNAL_ASSERTION_SECRET: z.string().min(32, "must be at least 32 characters"),
   });
 export type BaseConfig = z.output<ReturnType<typeof baseEnv>>;
+
+/**
+ * What a service shows NATS: its user (both or neither of NATS_USER and NATS_PASSWORD), the authority of the
+ * server's certificate, and the inbox prefix its user's permissions allow (docs/decisions/0061-per-service-nats-users-and-database-roles.md).
+ */
+export const natsCredentials = (config: Pick<BaseConfig, "NATS_USER" | "NATS_PASSWORD" | "NATS_CA">, service: string): NatsCredentials => {
+  if ((config.NATS_USER === undefined) !== (config.NATS_PASSWORD === undefined)) {
+    throw new ConfigError("Invalid configuration:\n  NATS_PASSWORD: NATS_USER and NATS_PASSWORD go together");
+  }
+  const known = Object.hasOwn(busAccess, service);
+  return { user: config.NATS_USER, password: config.NATS_PASSWORD, caFile: config.NATS_CA, inboxPrefix: known ? inboxPrefixOf(service as BusUser) : undefined };
+};
 
 /**
  * A relative DATA_DIR is taken from where the person typed the command, not from the package folder pnpm runs

@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import { allEvents } from "@fit/contracts";
+import { allEvents, busAccess, streamEventsOf, type BusUser } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
 import { migrate, openDatabase, pgliteTemplatePath, servicePrisma, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
-import type { BaseConfig } from "./config.ts";
+import { natsCredentials, type BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
 import { watchOutbox } from "./metrics.ts";
 import { startOutboxPruning } from "./outbox-pruning.ts";
@@ -100,9 +100,18 @@ export const buildService = async <S extends ServiceStore>(
   const app = definition.edge
     ? createHttpApp({ ...http, trustProxy: definition.edge.trustProxy })
     : createServiceApp({ ...http, assertionSecret: config.INTERNAL_ASSERTION_SECRET });
+  // A service ensures only the streams it publishes to or consumes from: its NATS user may touch no others.
+  const streams = Object.hasOwn(busAccess, definition.name) ? streamEventsOf(definition.name as BusUser) : allEvents;
   const bus =
     sharedBus ??
-    (await createBus({ natsUrl: config.NATS_URL, namespace: config.NATS_NAMESPACE, name: definition.name, logger: app.log, streams: allEvents }));
+    (await createBus({
+      natsUrl: config.NATS_URL,
+      namespace: config.NATS_NAMESPACE,
+      name: definition.name,
+      logger: app.log,
+      streams,
+      credentials: natsCredentials(config, definition.name),
+    }));
   const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log }) : { kick() {}, stop: async () => {} };
   const pruning = store.outbox ? startOutboxPruning(store.outbox, config.OUTBOX_RETENTION_HOURS * 3_600_000, app.log) : undefined;
   const unwatchOutbox = store.outbox ? watchOutbox(definition.name, store.outbox) : undefined;

@@ -19,6 +19,18 @@ export interface NatsBusConfig {
   logger: Logger;
   /** Events this service publishes or consumes; their streams are created or extended at connect. */
   streams?: readonly EventDef[];
+  /** Where the server asks for them (docs/decisions/0061-per-service-nats-users-and-database-roles.md). */
+  credentials?: NatsCredentials | undefined;
+}
+
+/** How a service proves who it is to NATS and checks who NATS is. Every field unset: an open server, no TLS. */
+export interface NatsCredentials {
+  user?: string | undefined;
+  password?: string | undefined;
+  /** A PEM file of the certificate authority the server's certificate must chain to (a tls:// URL). */
+  caFile?: string | undefined;
+  /** The prefix of this connection's reply inboxes, the only inboxes its user may subscribe to. */
+  inboxPrefix?: string | undefined;
 }
 
 const sc = StringCodec();
@@ -39,7 +51,17 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
   const { logger } = config;
   // Reconnect forever: a NATS restart must not need a service restart; requests fail fast meanwhile.
   // No async traces: each request would capture a stack for an error it almost never raises, a cost on every question.
-  const nc = await connect({ servers: config.url, name: config.name, maxReconnectAttempts: -1, reconnectTimeWait: 500, noAsyncTraces: true });
+  const { user, password, caFile, inboxPrefix } = config.credentials ?? {};
+  const nc = await connect({
+    servers: config.url,
+    name: config.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    noAsyncTraces: true,
+    ...(user === undefined ? {} : { user, pass: password }),
+    ...(caFile === undefined ? {} : { tls: { caFile } }),
+    ...(inboxPrefix === undefined ? {} : { inboxPrefix }),
+  });
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   const kvClient = nc.jetstream({ timeout: KEY_VALUE_TIMEOUT_MS });

@@ -1,0 +1,95 @@
+import { accountExportParts, identityEvents } from "./account.ts";
+import { bodyMetricsBus, bodyMetricsEvents } from "./body-metrics.ts";
+import type { EndpointDef, EventDef } from "./bus.ts";
+import { coachBus } from "./coach.ts";
+import { nutritionBus, nutritionEvents } from "./nutrition.ts";
+import { workoutsBus, workoutsEvents } from "./workouts.ts";
+
+/** Every question on the bus; who answers each is its `service`. */
+export const allEndpoints: readonly EndpointDef[] = [
+  ...Object.values(bodyMetricsBus),
+  ...Object.values(nutritionBus),
+  ...Object.values(workoutsBus),
+  ...Object.values(coachBus),
+  ...Object.values(accountExportParts),
+];
+
+/**
+ * What one service may do on the bus, and nothing more: the one source of each service's NATS permissions
+ * (docs/decisions/0061-per-service-nats-users-and-database-roles.md). It answers the endpoints whose `service` it
+ * is; the rest is listed here.
+ */
+export interface BusAccess {
+  /** Questions it asks other services. */
+  asks: readonly EndpointDef[];
+  /** Events it publishes (from its outbox). */
+  publishes: readonly EventDef[];
+  /** Events it consumes, each with the durable consumer it reads them through. */
+  consumes: readonly { event: EventDef; durable: string }[];
+  /** Core NATS subjects it both broadcasts and listens on (every replica hears every message). */
+  broadcasts: readonly string[];
+  /** Key-value buckets it reads and writes; nobody else can touch them. */
+  buckets: readonly string[];
+}
+
+/** The durable every service deletes an account's data through (`serveAccountData` in the service kit). */
+export const accountDeletionDurable = (service: string) => `${service}-account-deletion`;
+const accountDeletion = (service: string) => ({ event: identityEvents.accountDeleted, durable: accountDeletionDurable(service) });
+
+export const busAccess = {
+  gateway: {
+    asks: [
+      bodyMetricsBus.dashboard,
+      bodyMetricsBus.ingestWeight,
+      nutritionBus.dayTotal,
+      workoutsBus.weekTotals,
+      coachBus.ask,
+      coachBus.usage,
+      ...Object.values(accountExportParts),
+    ],
+    publishes: [identityEvents.accountDeleted],
+    consumes: [],
+    broadcasts: ["gateway.credentials.revoked"],
+    buckets: ["RATE_LIMITS"],
+  },
+  "body-metrics": {
+    asks: [],
+    publishes: Object.values(bodyMetricsEvents),
+    consumes: [accountDeletion("body-metrics")],
+    broadcasts: [],
+    buckets: [],
+  },
+  nutrition: {
+    asks: [coachBus.estimateFoods],
+    publishes: Object.values(nutritionEvents),
+    consumes: [
+      ...Object.values(nutritionEvents).map((event) => ({ event, durable: `nutrition-rollup-${event.subject.split(".").at(-1)}` })),
+      { event: bodyMetricsEvents.targetsUpdated, durable: "nutrition-targets" },
+      accountDeletion("nutrition"),
+    ],
+    broadcasts: [],
+    buckets: [],
+  },
+  workouts: {
+    asks: [coachBus.parseWorkout],
+    publishes: Object.values(workoutsEvents),
+    consumes: [accountDeletion("workouts")],
+    broadcasts: [],
+    buckets: [],
+  },
+  coach: {
+    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems],
+    publishes: [],
+    consumes: [accountDeletion("coach")],
+    broadcasts: [],
+    buckets: [],
+  },
+} satisfies Record<string, BusAccess>;
+
+export type BusUser = keyof typeof busAccess;
+
+/** The streams a service touches: those it publishes to or consumes from, with only its own events' subjects. */
+export const streamEventsOf = (service: BusUser): EventDef[] => {
+  const access: BusAccess = busAccess[service];
+  return [...new Set([...access.publishes, ...access.consumes.map((c) => c.event)])];
+};
