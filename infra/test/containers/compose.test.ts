@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@fit/testing";
-import { buildBaseImages, composeProject, engineAnswers, waitFor } from "./compose.ts";
+import { buildBaseImages, composeProject, engineAnswers, makeSecrets, waitFor } from "./compose.ts";
 
 // The compose cluster for real (issue 12): images built, every container healthy, a smoke through the gateway,
 // the coach on two replicas, NATS and PostgreSQL restarted without losing an event, then everything removed.
@@ -21,6 +21,7 @@ describe.skipIf(!engine && !required)("the compose cluster", () => {
   let cluster!: ReturnType<typeof composeProject>;
   let base = "";
   let key = "";
+  let secrets: Record<string, string> = {};
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}${path}`, {
@@ -48,7 +49,8 @@ describe.skipIf(!engine && !required)("the compose cluster", () => {
   beforeAll(async () => {
     if (!engine) throw new Error("REQUIRE_CONTAINERS=1, but no container engine answers (`docker info` failed); run infra/images/build-base-images.sh");
     const port = await freePort();
-    cluster = composeProject("fit-containers-test", port);
+    secrets = await makeSecrets();
+    cluster = composeProject("fit-containers-test", port, secrets);
     base = `http://127.0.0.1:${port}`;
     await buildBaseImages();
     await cluster.compose("down", "-v", "--remove-orphans");
@@ -121,5 +123,43 @@ describe.skipIf(!engine && !required)("the compose cluster", () => {
       return day.nutritionToday.kcal === 980 && day.nutritionToday.hitProtein;
     }, 120_000);
     await waitFor("every container healthy again", cluster.allHealthy, 120_000);
+  });
+
+  // Issue 36: the broker and the database are no longer open to whoever is on the network.
+  it("refuses NATS to a container without credentials, and a service's user another service's subjects", async () => {
+    const script = `
+      import { connect, ErrorCode, Events } from "nats";
+      const tls = { caFile: process.env.NATS_CA };
+      const out = {};
+      try { await connect({ servers: "tls://nats:4222", tls, maxReconnectAttempts: 0 }); out.anonymous = "connected"; }
+      catch (e) { out.anonymous = e.code; }
+      try { await connect({ servers: "nats://nats:4222", user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD, maxReconnectAttempts: 0 }); out.plaintext = "connected"; }
+      catch (e) { out.plaintext = e.code ?? e.message; }
+      const nc = await connect({ servers: "tls://nats:4222", tls, user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD, inboxPrefix: "_INBOX_coach", maxReconnectAttempts: 0 });
+      out.denied = [];
+      (async () => { for await (const s of nc.status()) if (s.type === Events.Error && s.data === ErrorCode.PermissionsViolation) out.denied.push(s.permissionContext.operation + " " + s.permissionContext.subject); })();
+      nc.subscribe("body-metrics.export.weigh-ins", { callback: () => {} });
+      nc.subscribe("_INBOX.>", { callback: () => {} });
+      nc.publish("body-metrics.weight.ingest", "{}");
+      nc.publish("$KV.RATE_LIMITS.x", "");
+      await nc.flush();
+      await new Promise((r) => setTimeout(r, 500));
+      console.log(JSON.stringify(out));
+      process.exit(0);
+    `;
+    const out = (await cluster.probe("coach", script)) as { anonymous: string; plaintext: string; denied: string[] };
+    expect(out.anonymous).toBe("AUTHORIZATION_VIOLATION");
+    expect(out.plaintext).not.toBe("connected");
+    expect(out.denied.sort()).toEqual(["publish $KV.RATE_LIMITS.x", "publish body-metrics.weight.ingest", "subscription _INBOX.>", "subscription body-metrics.export.weigh-ins"]);
+  });
+
+  it("lets a service's database role read its own schema and no other", async () => {
+    const bodyMetricsTable = (await cluster.psql("fit", secrets.POSTGRES_PASSWORD!, "SELECT tablename FROM pg_tables WHERE schemaname = 'body_metrics' ORDER BY 1 LIMIT 1")).trim();
+    const nutritionTable = (await cluster.psql("fit", secrets.POSTGRES_PASSWORD!, "SELECT tablename FROM pg_tables WHERE schemaname = 'nutrition' ORDER BY 1 LIMIT 1")).trim();
+    expect(bodyMetricsTable).not.toBe("");
+    const password = secrets.POSTGRES_PASSWORD_NUTRITION!;
+    await expect(cluster.psql("nutrition", password, `SELECT count(*) FROM nutrition."${nutritionTable}"`)).resolves.toMatch(/^\d+/);
+    await expect(cluster.psql("nutrition", password, `SELECT count(*) FROM body_metrics."${bodyMetricsTable}"`)).rejects.toThrow(/permission denied for schema body_metrics/);
+    await expect(cluster.psql("nutrition", password, "CREATE TABLE public.intruder (id int)")).rejects.toThrow(/permission denied for schema public/);
   });
 });

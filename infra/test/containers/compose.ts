@@ -1,7 +1,6 @@
 // The container engine and the compose cluster as the container tier drives them: the same commands a person
 // types (docker, docker-compose), run from the repository's root.
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,14 +34,26 @@ export const waitFor = async (what: string, check: () => Promise<boolean>, timeo
   throw new Error(`waited ${timeoutMs / 1000} s for ${what}${last ? `; last error: ${last}` : ""}`);
 };
 
+/**
+ * The secrets a person makes with infra/make-secrets.sh, made by it: an env file of this run's own (read back here,
+ * then removed), and NATS's TLS certificates in infra/nats/tls where the compose file mounts them (kept if there).
+ */
+export const makeSecrets = async (): Promise<Record<string, string>> => {
+  const dir = await mkdtemp(path.join(tmpdir(), "fit-containers-secrets-"));
+  try {
+    await run("bash", ["infra/make-secrets.sh"], { ENV_FILE: path.join(dir, ".env") });
+    const lines = (await readFile(path.join(dir, ".env"), "utf8")).split("\n").filter(Boolean);
+    return Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
 /** One compose project with its own name, secrets and gateway port, so it never meets a person's own cluster. */
-export const composeProject = (name: string, gatewayPort: number) => {
-  const secret = () => randomBytes(24).toString("hex");
+export const composeProject = (name: string, gatewayPort: number, secrets: Record<string, string>) => {
   const env = {
+    ...secrets,
     COMPOSE_PROJECT_NAME: name,
-    POSTGRES_PASSWORD: secret(),
-    INTERNAL_ASSERTION_SECRET: secret(),
-    BETTER_AUTH_SECRET: secret(),
     GATEWAY_ADDRESS: `127.0.0.1:${gatewayPort}`,
     PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
   };
@@ -72,6 +83,12 @@ export const composeProject = (name: string, gatewayPort: number) => {
         await rm(dir, { recursive: true, force: true });
       }
     },
+    /** Runs `node -e script` in a new container of `service` (its environment and mounts), on the project's network. */
+    probe: async (service: string, script: string) =>
+      JSON.parse((await compose("run", "--rm", "--no-deps", "-T", "-w", "/app/packages/bus", service, "node", "--input-type=module", "-e", script)).trim().split("\n").at(-1)!) as unknown,
+    /** psql in the PostgreSQL container as `role` with `password` over TCP (password authentication, as services log in). */
+    psql: (role: string, password: string, sql: string) =>
+      compose("exec", "-T", "-e", `PGPASSWORD=${password}`, "postgres", "psql", "-h", "127.0.0.1", "-U", role, "-d", "fitness", "-v", "ON_ERROR_STOP=1", "-Atc", sql),
     /** NATS's monitoring endpoint, read from inside its container (nothing but the gateway is published). */
     natsMonitor: async (endpoint: string): Promise<unknown> => JSON.parse(await compose("exec", "-T", "nats", "wget", "-q", "-O", "-", `http://127.0.0.1:8222${endpoint}`)),
   };

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as apps from "kubernetes-models/apps/v1";
 import * as autoscaling from "kubernetes-models/autoscaling/v2";
+import * as networking from "kubernetes-models/networking.k8s.io/v1";
 import * as policy from "kubernetes-models/policy/v1";
 import * as core from "kubernetes-models/v1";
 import { parseAllDocuments } from "yaml";
@@ -34,7 +35,21 @@ interface Spec {
   ports?: { targetPort: string }[];
   scaleTargetRef?: { name: string };
 }
-type Deployment = Doc & { spec: { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean } } } } };
+type Deployment = Doc & {
+  spec: {
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string> }; spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean }; automountServiceAccountToken?: boolean } };
+  };
+};
+interface PolicyPeer { podSelector?: { matchLabels?: Record<string, string> }; namespaceSelector?: object; ipBlock?: object }
+type NetworkPolicy = Doc & {
+  spec: {
+    podSelector: { matchLabels?: Record<string, string> };
+    policyTypes: string[];
+    ingress?: { from?: PolicyPeer[]; ports?: { port: number | string }[] }[];
+    egress?: { to?: PolicyPeer[]; ports?: { port: number | string }[] }[];
+  };
+};
 
 const parse = (text: string): Doc[] => parseAllDocuments(text).map((d) => d.toJS() as Doc).filter(Boolean);
 
@@ -51,7 +66,7 @@ const render = (overlay: string): Doc[] => {
 };
 
 /** The schemas of the API groups the manifests use; a document of any other group fails as unknown. */
-const groups: Record<string, object> = { v1: core, "apps/v1": apps, "autoscaling/v2": autoscaling, "policy/v1": policy };
+const groups: Record<string, object> = { v1: core, "apps/v1": apps, "autoscaling/v2": autoscaling, "policy/v1": policy, "networking.k8s.io/v1": networking };
 
 /** The kubernetes-models class for a document's apiVersion and kind. */
 const modelOf = ({ apiVersion, kind }: Doc) => {
@@ -122,6 +137,41 @@ describe("Kubernetes manifests", () => {
     expect(docs.filter((d) => d.kind === "HorizontalPodAutoscaler").map((d) => (d["spec"] as Spec).scaleTargetRef?.name)).toEqual(["coach"]);
   });
 
+  it("mounts no service-account token, and gives each service its own NATS user and database role", () => {
+    for (const d of deployments(base())) {
+      const name = d.metadata.name;
+      expect(d.spec.template.spec.automountServiceAccountToken, name).toBe(false);
+      const env = d.spec.template.spec.containers[0]!.env ?? [];
+      const variable = name.replace("-", "_").toUpperCase();
+      expect(env.find((e) => e.name === "NATS_USER")?.value, name).toBe(name);
+      expect(env.find((e) => e.name === "NATS_PASSWORD")?.valueFrom?.secretKeyRef?.key, name).toBe(`NATS_PASSWORD_${variable}`);
+      expect(env.find((e) => e.name === "DATABASE_URL")?.valueFrom?.secretKeyRef?.key, name).toBe(`DATABASE_URL_${variable}`);
+    }
+    const config = base().find((d) => d.kind === "ConfigMap") as Doc & { data: Record<string, string> };
+    expect(config.data["NATS_URL"]).toMatch(/^tls:\/\//);
+    expect(config.data["NATS_CA"]).toBeDefined();
+  });
+
+  it("network policies: everything denied but the ingress to the gateway, the gateway to the services, and NATS, PostgreSQL and DNS", () => {
+    const docs = base();
+    const policies = docs.filter((d): d is NetworkPolicy => d.kind === "NetworkPolicy");
+    const denyAll = policies.find((p) => Object.keys(p.spec.podSelector.matchLabels ?? {}).length === 0 && !p.spec.ingress && !p.spec.egress);
+    expect(denyAll?.spec.policyTypes.sort()).toEqual(["Egress", "Ingress"]);
+    const ingressTo = (name: string) =>
+      policies.filter((p) => p.spec.podSelector.matchLabels?.["app.kubernetes.io/name"] === name).flatMap((p) => p.spec.ingress ?? []);
+    // Only the gateway is reached from outside the namespace, and on its http port alone (besides metrics).
+    const fromElsewhere = (name: string) => ingressTo(name).filter((rule) => rule.from?.some((peer) => peer.namespaceSelector && !peer.podSelector));
+    expect(fromElsewhere("gateway").flatMap((r) => r.ports ?? []).map((p) => p.port)).toContain("http");
+    for (const name of ["body-metrics", "nutrition", "workouts", "coach"]) {
+      for (const rule of fromElsewhere(name)) expect(rule.ports?.map((p) => p.port), name).toEqual(["metrics"]);
+      const fromPods = ingressTo(name).flatMap((r) => r.from ?? []).filter((peer) => peer.podSelector);
+      for (const peer of fromPods) expect(peer.podSelector?.matchLabels, name).toEqual({ "app.kubernetes.io/name": "gateway" });
+    }
+    expect(ingressTo("coach").flatMap((r) => r.from ?? []).filter((peer) => peer.podSelector)).toEqual([]);
+    const egressPorts = policies.flatMap((p) => p.spec.egress ?? []).flatMap((r) => r.ports ?? []).map((p) => p.port);
+    for (const port of [4222, 5432, 53]) expect(egressPorts).toContain(port);
+  });
+
   describe.skipIf(!kubectl)("overlays (rendered with kubectl kustomize)", () => {
     it.each(["local", "production"])("%s validates against the Kubernetes schemas", async (overlay) => {
       const docs = render(overlay);
@@ -135,6 +185,11 @@ describe("Kubernetes manifests", () => {
       const source = readFileSync(`${ROOT}services/coach/src/handlers/capacity.ts`, "utf8");
       const gauge = /createObservableGauge\("([^"]+)"/.exec(source)?.[1];
       expect(names).toEqual([gauge?.replaceAll(".", "_")]);
+    });
+
+    it("production trusts the ingress hop's forwarded address", () => {
+      const config = render("production").find((d) => d.kind === "ConfigMap" && d.metadata.name === "fit-config") as Doc & { data: Record<string, string> };
+      expect(config.data["TRUST_PROXY"]).toMatch(/^[\d./:,a-f ]+$/);
     });
 
     it("the local overlay's Secret holds every key a container requires", () => {

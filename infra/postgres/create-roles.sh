@@ -1,0 +1,40 @@
+#!/bin/sh
+# A login role per service, named as its schema, owning that schema and everything in it, and nothing else: a
+# service's DATABASE_URL names its role, so one service's credentials read no other's data (docs/decisions/0061).
+# Run as the database's owner (PGHOST, PGUSER, PGPASSWORD, PGDATABASE) on every start of the compose cluster; run
+# again, it changes nothing but the passwords, which it sets from POSTGRES_PASSWORD_<SERVICE>. Objects an older
+# version created as the owner are handed to the schema's role.
+set -eu
+role() { # role schema password
+  psql -v ON_ERROR_STOP=1 -q -v role="$1" -v password="$2" <<'SQL'
+SET client_min_messages TO warning;
+SELECT format('CREATE ROLE %I LOGIN', :'role') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = :'role') \gexec
+ALTER ROLE :"role" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'password';
+GRANT CONNECT, TEMPORARY ON DATABASE :"DBNAME" TO :"role";
+CREATE SCHEMA IF NOT EXISTS :"role" AUTHORIZATION :"role";
+ALTER SCHEMA :"role" OWNER TO :"role";
+SELECT format('ALTER %s %I.%I OWNER TO %I', CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE 'TABLE' END, n.nspname, c.relname, :'role')
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = :'role' AND c.relkind IN ('r', 'p', 'v', 'm', 'S') AND pg_get_userbyid(c.relowner) <> :'role'
+    AND NOT (c.relkind = 'S' AND EXISTS (SELECT FROM pg_depend d WHERE d.objid = c.oid AND d.deptype IN ('a', 'i'))) \gexec
+SELECT format('ALTER TYPE %I.%I OWNER TO %I', n.nspname, t.typname, :'role')
+  FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+  WHERE n.nspname = :'role' AND t.typtype IN ('e', 'd', 'c') AND pg_get_userbyid(t.typowner) <> :'role'
+    AND NOT EXISTS (SELECT FROM pg_class c WHERE c.reltype = t.oid) \gexec
+SELECT format('ALTER FUNCTION %s OWNER TO %I', p.oid::regprocedure, :'role')
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+  WHERE n.nspname = :'role' AND pg_get_userbyid(p.proowner) <> :'role' \gexec
+SQL
+}
+# Nobody but an owner creates anything in public, and no role connects unless granted.
+psql -v ON_ERROR_STOP=1 -q <<'SQL'
+SET client_min_messages TO warning;
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+SELECT format('REVOKE ALL ON DATABASE %I FROM PUBLIC', current_database()) \gexec
+SQL
+role identity "${POSTGRES_PASSWORD_GATEWAY:?}"
+role body_metrics "${POSTGRES_PASSWORD_BODY_METRICS:?}"
+role nutrition "${POSTGRES_PASSWORD_NUTRITION:?}"
+role workouts "${POSTGRES_PASSWORD_WORKOUTS:?}"
+role coach "${POSTGRES_PASSWORD_COACH:?}"
+echo "database roles ready"
