@@ -1,7 +1,7 @@
 // The command-line client as people and scripts run it: the compiled `fit` binary as a child process, against
 // the whole platform over HTTP (no mocked client).
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -102,6 +102,24 @@ describe("fit login and logout", () => {
     expect(run.stdout).toBe("");
   });
 
+  it("makes its folder 0700 even when it was there before, and replaces the file with a new one made 0600", async () => {
+    const configHome = join(home, "replaced");
+    const folder = join(configHome, "fit");
+    const path = join(folder, "config.json");
+    await mkdir(folder, { recursive: true });
+    await chmod(folder, 0o755);
+    await writeFile(path, `${JSON.stringify({ url: system.url })}\n`, { mode: 0o600 });
+    const before = await stat(path);
+    expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    const after = await stat(path);
+    expect(after.mode & 0o777).toBe(0o600);
+    // A new file renamed into place: the old one was never rewritten in place, nor a temporary one left behind.
+    expect(after.ino).not.toBe(before.ino);
+    expect(await readdir(folder)).toEqual(["config.json"]);
+    expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ url: system.url, key });
+  });
+
   it("takes --url and --key over FIT_URL and FIT_API_KEY over the config file", async () => {
     const configHome = join(home, "precedence");
     expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
@@ -180,6 +198,32 @@ describe("fit food, today, targets and dashboard", () => {
     expect(dashboard.stdout).toContain("530 kcal · 25 g protein · under target");
     const json = JSON.parse((await run(["dashboard", "--date", "2026-11-25", "--json"])).stdout);
     expect(json).toMatchObject({ weight: { latestKg: 81.4 }, nutritionToday: { kcal: 530 }, workoutsThisWeek: { count: 0 } });
+  });
+});
+
+describe("control characters in stored data", () => {
+  // Clear the screen, set the window title, ring the bell, and an 8-bit CSI (C1): what a hostile note might carry.
+  const hostile = "\u001b[2J\u001b]0;owned\u0007 \u009b31m \r\u007f end";
+  // eslint-disable-next-line no-control-regex -- what must not be printed
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+  it("are shown as \\xNN in every table and line, and escaped in --json and the export, keeping the value", async () => {
+    const email = `cli-controls-${Date.now()}@example.com`;
+    const run = as((await system.key(email, { scopes: [...scopes] })).key);
+    expect((await run(["weight", "add", "80", "--note", hostile, "--at", "2026-11-25T07:00:00Z"])).code).toBe(0);
+    const food = await run(["food", "add", `oats ${hostile}`, "--kcal", "300", "--protein", "10", "--date", "2026-11-25"]);
+    expect(food.code).toBe(0);
+    for (const printed of [food, await run(["weight", "list"]), await run(["today", "--date", "2026-11-25"]), await run(["dashboard", "--date", "2026-11-25"])]) {
+      expect(printed.stdout).not.toMatch(raw);
+      expect(printed.stdout).toContain("\\x1b[2J\\x1b]0;owned\\x07 \\x9b31m \\x0d\\x7f end");
+    }
+    const json = await run(["weight", "list", "--json"]);
+    expect(json.stdout.replaceAll("\n", "")).not.toMatch(raw);
+    expect(JSON.parse(json.stdout).items[0].note).toBe(hostile);
+    const exported = await run(["export"]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout.replaceAll("\n", "")).not.toMatch(raw);
+    expect(JSON.parse(exported.stdout).weighIns[0].note).toBe(hostile);
   });
 });
 

@@ -90,6 +90,28 @@ describe("rate limits", () => {
   });
 });
 
+describe("a budget per purpose", () => {
+  it("lets an address that spent its client-registration budget still sign in", async () => {
+    // A system of its own: this spends the address's budgets, which the file's other tests count on.
+    const own = await startSystem({
+      databaseUrl: inject("databaseUrl"),
+      natsUrl: inject("natsUrl"),
+      env: { SIGN_IN_LIMIT_PER_ADDRESS: "2", REGISTRATION_LIMIT_PER_ADDRESS: "3" },
+    });
+    onTestFinished(() => own.stop());
+    const anonymous = client(own.url);
+    const registration = {
+      redirect_uris: ["http://127.0.0.1:9/callback"], application_type: "native", token_endpoint_auth_method: "none",
+      client_name: "flood", grant_types: ["authorization_code"], response_types: ["code"],
+    };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await anonymous.post("/api/auth/oauth2/register", registration)).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const origin = { origin: new URL(own.url).origin };
+    expect((await anonymous.post("/api/auth/sign-in/magic-link", { email: "after-flood@example.com" }, origin)).status).toBe(200);
+  });
+});
+
 describe("a stopped service", () => {
   it("answers 503 in the envelope through the gateway", async () => {
     // A system of its own: stopping a service of the file's shared one would break every test after this one.

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -34,11 +35,23 @@ export const readConfig = async (path: string): Promise<StoredConfig> => {
   return parsed.data;
 };
 
-/** Written owner-only (0600, in a 0700 folder); chmod too, since `mode` applies only when the file is created. */
+/**
+ * Written owner-only from its first byte: a new file made 0600 (`mode` applies only to a file being created, so
+ * rewriting the old one would keep whatever mode it had until a chmod), then renamed over the old one, so a reader
+ * never sees half a file either. The folder is the CLI's own and made 0700 even if it was there before.
+ */
 export const writeConfig = async (path: string, config: StoredConfig): Promise<void> => {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  await chmod(path, 0o600);
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await chmod(folder, 0o700);
+  const temporary = join(folder, `.config.json.${process.pid}.${randomBytes(6).toString("hex")}`);
+  try {
+    await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 };
 
 export interface Connection {

@@ -7,6 +7,7 @@ import { targetsCommands } from "./commands/targets.ts";
 import { weightCommands } from "./commands/weight.ts";
 import { workoutsCommands } from "./commands/workouts.ts";
 import { CliError, exitCodes } from "./exit.ts";
+import { printError } from "./output.ts";
 
 const program = new Command("fit")
   .description("The fitness platform from the command line (docs: README, \"Command-line client\").")
@@ -32,10 +33,10 @@ try {
     const shown = error.code === "commander.helpDisplayed" || error.code === "commander.version";
     process.exitCode = shown ? exitCodes.ok : exitCodes.usage;
   } else if (error instanceof CliError) {
-    process.stderr.write(`fit: ${error.message}\n`);
+    printError(`fit: ${error.message}`);
     process.exitCode = error.code;
   } else {
-    process.stderr.write(`fit: ${error instanceof Error ? error.stack : String(error)}\n`);
+    printError(`fit: ${error instanceof Error ? error.stack : String(error)}`);
     process.exitCode = exitCodes.api;
   }
 }

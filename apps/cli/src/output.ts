@@ -1,24 +1,52 @@
 import Table from "cli-table3";
 
+/**
+ * C0 and C1 control characters and DEL: a terminal acts on them (an escape sequence can move the cursor, rewrite
+ * what was printed, set the window title or, on some terminals, answer back as if typed). Anyone who may write a
+ * note or a food name could plant them, so nothing the CLI prints carries one raw (docs/security.md, "The
+ * command-line client"). Newline is kept: it is the CLI's own line and table layout.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+const visible = (char: string) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
+
+/** Text for a person's terminal: every control character but newline shown as `\xNN` instead of acted on. */
+export const forTerminal = (text: string): string => text.replace(CONTROL, visible);
+
+// JSON.stringify escapes C0 already; DEL and C1 it leaves raw, and `\u00NN` is the same string to a JSON reader.
+const RAW_IN_JSON = /[\u007f-\u009f]/g;
+
+/** JSON text with no raw control character in it, meaning the same value. */
+export const escapeJsonControls = (json: string): string =>
+  json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 export const printJson = (value: unknown): void => {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${escapeJsonControls(JSON.stringify(value, null, 2))}\n`);
 };
 
 export const printLine = (line: string): void => {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${forTerminal(line)}\n`);
 };
+
+/** A line on stderr (errors), as carefully as on stdout: an error message may quote stored data. */
+export const printError = (line: string): void => {
+  process.stderr.write(`${forTerminal(line)}\n`);
+};
+
+// Cells are made safe before the table measures them: it sizes columns as the terminal would render the text.
+const cell = (value: string | number) => (typeof value === "string" ? forTerminal(value) : value);
 
 /** A table for people; scripts use --json. */
 export const printTable = (head: string[], rows: (string | number)[][]): void => {
-  const table = new Table({ head, style: { head: [], border: [] } });
-  table.push(...rows);
+  const table = new Table({ head: head.map(forTerminal), style: { head: [], border: [] } });
+  table.push(...rows.map((row) => row.map(cell)));
   printLine(table.toString());
 };
 
 /** Label/value rows, for one record. */
 export const printRecord = (rows: [string, string][]): void => {
   const table = new Table({ style: { head: [], border: [] } });
-  table.push(...rows.map(([label, value]) => ({ [label]: value })));
+  table.push(...rows.map(([label, value]) => ({ [forTerminal(label)]: forTerminal(value) })));
   printLine(table.toString());
 };
 

@@ -68,7 +68,7 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
           publicUrl: config.PUBLIC_URL,
           trustedOrigins,
           limits: signInLimits,
-          registrationLimit: limits.signInPerAddress,
+          registrationLimit: limits.registrationPerAddress,
           providerSignIn: {
             configured: providerIds(config.IDENTITY_PROVIDERS),
             ready: () => identity.readyProviders(),

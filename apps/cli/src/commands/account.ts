@@ -7,7 +7,7 @@ import { call, send } from "../client.ts";
 import { configPath, readConfig, resolveConnection, writeConfig } from "../config.ts";
 import { contextOf } from "../context.ts";
 import { CliError, exitCodes } from "../exit.ts";
-import { printJson, printLine } from "../output.ts";
+import { escapeJsonControls, printJson, printLine } from "../output.ts";
 
 /** Pasted at a prompt, or the first line of standard input when a script pipes it in. */
 const readKey = async (): Promise<string> => {
@@ -67,7 +67,11 @@ export const accountCommands = (program: Command): void => {
       const response = await send(await context.connection(), "GET", operations.exportAccount.path);
       if (!response.body) throw new CliError("the server sent no export", exitCodes.api);
       try {
-        await pipeline(Readable.fromWeb(response.body), process.stdout);
+        // The server's JSON as it is, but for control characters JSON.stringify leaves raw (see output.ts).
+        const escaped = response.body
+          .pipeThrough(new TextDecoderStream())
+          .pipeThrough(new TransformStream<string, string>({ transform: (chunk, out) => out.enqueue(escapeJsonControls(chunk)) }));
+        await pipeline(Readable.fromWeb(escaped), process.stdout);
       } catch {
         // The server cuts the connection when a service fails midway (never a document that looks whole).
         throw new CliError("the export was cut off midway; what was written is incomplete", exitCodes.unavailable);

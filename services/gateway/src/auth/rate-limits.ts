@@ -9,10 +9,11 @@ export interface RateLimitConfig {
   REFUSED_LIMIT_PER_MINUTE: number;
   SIGN_IN_LIMIT_PER_ADDRESS: number;
   SIGN_IN_LIMIT_PER_EMAIL: number;
+  REGISTRATION_LIMIT_PER_ADDRESS: number;
 }
 
 const MINUTE = 60_000;
-const WINDOWS = { account: MINUTE, refused: MINUTE, signInAddress: 15 * MINUTE, signInEmail: 60 * MINUTE };
+const WINDOWS = { account: MINUTE, refused: MINUTE, signInAddress: 15 * MINUTE, signInEmail: 60 * MINUTE, registrationAddress: 15 * MINUTE };
 /** The counters' bucket keeps an entry as long as the longest window it may belong to. */
 const BUCKET = { name: "RATE_LIMITS", maxAgeMs: Math.max(...Object.values(WINDOWS)) };
 
@@ -26,7 +27,9 @@ const emailOf = (request: FastifyRequest) => {
  * authentication, so one noisy key cannot starve others behind the same address); refused requests per client
  * address (a key-guessing or unknown-path flood without a credential); sign-in links per client address (the
  * socket's, or the trusted proxy's view of it with TRUST_PROXY; never a client-set header) and per email, so
- * nobody floods an inbox. The limiters share one store, so each key names its limiter. The counters live in the
+ * nobody floods an inbox; OAuth client registrations per client address. Each purpose has a budget of its own
+ * (its own key prefix in the one store), so spending one, say by registering clients, never blocks another,
+ * such as signing in from the same address. The counters live in the
  * bus's key-value bucket, so every gateway replica on one NATS counts against the same limits (in memory in the
  * all-in-one process): docs/decisions/0023-shared-rate-limit-counters.md.
  */
@@ -64,6 +67,11 @@ export const installRateLimits = async (app: FastifyInstance, config: RateLimitC
       max: config.SIGN_IN_LIMIT_PER_EMAIL,
       timeWindow: WINDOWS.signInEmail,
       keyGenerator: (request) => `sign-in-email:${emailOf(request)}`,
+    }),
+    registrationPerAddress: limiter({
+      max: config.REGISTRATION_LIMIT_PER_ADDRESS,
+      timeWindow: WINDOWS.registrationAddress,
+      keyGenerator: (request) => `registration-address:${request.ip}`,
     }),
   };
 };

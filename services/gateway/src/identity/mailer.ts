@@ -1,4 +1,5 @@
 // Delivers magic links: by SMTP when SMTP_URL is set, otherwise onto the console for local use.
+import { createHash } from "node:crypto";
 import nodemailer from "nodemailer";
 import { redactUrl } from "@fit/service-kit";
 import type { IdentityLogger } from "./logger.ts";
@@ -20,13 +21,21 @@ export interface MailerOptions {
   console?: { write(text: string): unknown };
 }
 
+/**
+ * How the log names a recipient: an email address is personal data, and logs are kept and shipped more widely
+ * than the account table. A digest still lets an operator who is given an address find its lines (hash it the
+ * same way: docs/security.md, section 13).
+ */
+export const recipientDigest = (email: string): string =>
+  createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 16);
+
 export function createMagicLinkMailer({ smtpUrl, from, logger, console = process.stdout }: MailerOptions): MagicLinkMailer {
   if (!smtpUrl) {
     return {
       send({ email, url }) {
         // Without a mail server the link is the only way in, so it is shown where the operator looks: the log
         // and, plainly, stdout (the quick start copies it from there). Never do this with SMTP configured.
-        logger.info({ email, url: redactUrl(url) }, "magic link printed on the console (SMTP_URL unset, so not mailed)");
+        logger.info({ recipient: recipientDigest(email), url: redactUrl(url) }, "magic link printed on the console (SMTP_URL unset, so not mailed)");
         console.write(`Sign-in link for ${email}: ${url}\n`);
         return Promise.resolve();
       },
@@ -41,7 +50,7 @@ export function createMagicLinkMailer({ smtpUrl, from, logger, console = process
         subject: "Your sign-in link",
         text: `Open this link to sign in:\n\n${url}\n\nIt works once and expires soon. If you did not ask for it, ignore this email.`,
       });
-      logger.info({ email }, "magic link mailed");
+      logger.info({ recipient: recipientDigest(email) }, "magic link mailed");
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import net from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createMagicLinkMailer } from "../../src/identity/mailer.ts";
@@ -50,6 +51,9 @@ describe("magic-link mailer", () => {
     expect(lines.map((line) => line.level)).toEqual(["info"]);
     expect(JSON.stringify(lines[0]?.obj)).toContain("token=[redacted]");
     expect(JSON.stringify(lines)).not.toContain("abc");
+    // The address itself never reaches the log (stdout above is the link, not the log); its digest does.
+    expect(JSON.stringify(lines)).not.toContain("a@example.com");
+    expect(lines[0]?.obj).toMatchObject({ recipient: createHash("sha256").update("a@example.com").digest("hex").slice(0, 16) });
   });
 
   it("with SMTP, mails the link and keeps it out of the log", async () => {
@@ -65,6 +69,8 @@ describe("magic-link mailer", () => {
       const body = message.replace(/=\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       expect(body).toContain("https://fit.example/api/auth/magic-link/verify?token=xyz");
       expect(JSON.stringify(lines)).not.toContain("token=xyz");
+      expect(lines.map((line) => line.level)).toEqual(["info"]);
+      expect(JSON.stringify(lines)).not.toContain("b@example.com");
     } finally {
       smtp.close();
     }
