@@ -24,4 +24,4 @@ export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./o
 export { errorHeader } from "./reply-codec.ts";
 export { DUPLICATE_WINDOW_MS, subscribeDefaults } from "./event-codec.ts";
 export { withNamespace } from "./namespace.ts";
-export { inboxPrefixOf, natsAuthorization, natsPasswordVariable, natsPermissions, type NatsPermissions } from "./nats/permissions.ts";
+export { inboxPrefixOf, natsAuthorization, natsPasswordVariable } from "./nats/permissions.ts";

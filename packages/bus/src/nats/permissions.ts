@@ -1,7 +1,7 @@
 import { allEndpoints, busAccess, streamEventsOf, type BusAccess, type BusUser } from "@fit/contracts";
 
 /** A NATS user's permissions, as the server's `authorization { users = [...] }` block takes them. */
-export interface NatsPermissions {
+interface NatsPermissions {
   publish: { allow: string[] };
   subscribe: { allow: string[] };
   /** Lets a responder publish to the reply subject of a question it received, and nowhere else by it. */
@@ -22,7 +22,7 @@ const JS = "$JS.API";
  * (named one by one: Debian's nats-server 2.9 matches whole tokens only), and its own inbox. Whoever publishes to
  * a stream may update it; a consumer may only create a missing one, with the subjects it consumes.
  */
-export const natsPermissions = (service: BusUser): NatsPermissions => {
+const natsPermissions = (service: BusUser): NatsPermissions => {
   const access: BusAccess = busAccess[service];
   const serves = allEndpoints.filter((e) => e.service === service).map((e) => e.subject);
   const published = new Set(access.publishes.map((e) => e.stream));

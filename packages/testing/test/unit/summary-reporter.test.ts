@@ -9,10 +9,10 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 const summaryOf = async (file: string) => {
   const written: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  process.stdout.write = (chunk: string | Uint8Array, ...rest: never[]) => {
     written.push(String(chunk));
     return write(chunk, ...rest);
-  }) as typeof process.stdout.write;
+  };
   const exitCode = process.exitCode;
   try {
     const vitest = await startVitest("test", [], {
