@@ -90,9 +90,11 @@ describe("the protected resource (docs/security.md items 1-8)", () => {
     without.searchParams.delete("code_challenge_method");
     const plain = new URL(url);
     plain.searchParams.set("code_challenge_method", "plain");
+    // Shown here, not redirected, before sign-in (test/agent-protocol.test.ts has the signed-in case).
     for (const refused of [without, plain]) {
       const response = await fetch(refused, { redirect: "manual" });
-      expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+      expect(response.status).toBe(400);
+      expect(response.headers.get("location")).toBeNull();
     }
     const elsewhere = new URL(url);
     elsewhere.searchParams.set("redirect_uri", "http://127.0.0.1:9/other");

@@ -61,16 +61,13 @@ export async function authorizationRequest(as: oauth.AuthorizationServer, client
 }
 
 /**
- * The whole flow for a new account: authorize → sign-in page → magic link → back to authorize → consent page
- * → allow → code → tokens. Returns the pages seen on the way for the test to inspect.
+ * The browser's part of an authorization request for a new account: authorize → sign-in page → magic link →
+ * back to authorize → consent page → allow. Returns where the server sent the browser back to the client (the
+ * callback with the code) and the pages seen on the way.
  */
-export async function connectAgent(baseUrl: string, scope: string, { email = `${uniqueTag("agent")}@example.com`, name = "Test agent" } = {}) {
-  const as = await discover(baseUrl);
-  const client = await register(as, name);
-  const resource = `${baseUrl}/mcp`;
-  const { url, verifier, state } = await authorizationRequest(as, client, scope, resource);
+export async function approveInBrowser(baseUrl: string, authorizationUrl: string, email: string) {
   const web = browser(baseUrl);
-  const signInLocation = await locationOf(await web.go(url.toString()), "authorize");
+  const signInLocation = await locationOf(await web.go(authorizationUrl), "authorize");
   const signInPage = await web.go(signInLocation);
   const link = await printedLink(email, async () => {
     const sent = await web.submit("/oauth/sign-in", { email, oauth_query: queryOf(signInLocation) });
@@ -80,13 +77,22 @@ export async function connectAgent(baseUrl: string, scope: string, { email = `${
   const consentLocation = await locationOf(await web.go(signedIn), "authorize, signed in");
   const consentPage = await (await web.go(consentLocation)).text();
   const decided = await web.submit("/oauth/consent", { decision: "allow", oauth_query: queryOf(consentLocation) });
-  const callback = new URL(await locationOf(decided, "consent"));
+  return { callback: new URL(await locationOf(decided, "consent")), signInPage: await signInPage.text(), consentPage, web };
+}
+
+/** The whole flow for a new account, through to the tokens. */
+export async function connectAgent(baseUrl: string, scope: string, { email = `${uniqueTag("agent")}@example.com`, name = "Test agent" } = {}) {
+  const as = await discover(baseUrl);
+  const client = await register(as, name);
+  const resource = `${baseUrl}/mcp`;
+  const { url, verifier, state } = await authorizationRequest(as, client, scope, resource);
+  const { callback, signInPage, consentPage, web } = await approveInBrowser(baseUrl, url.toString(), email);
   const params = oauth.validateAuthResponse(as, client, callback, state);
   const tokens = await oauth.processAuthorizationCodeResponse(
     as, client,
     await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT_URI, verifier, { ...insecure, additionalParameters: { resource } }),
   );
-  return { as, client, tokens, email, resource, signInPage: await signInPage.text(), consentPage, web };
+  return { as, client, tokens, email, resource, signInPage, consentPage, web };
 }
 
 /** The MCP SDK's own client over Streamable HTTP, with the access token. */

@@ -50,7 +50,7 @@ export const busAccess = {
     publishes: [identityEvents.accountDeleted],
     consumes: [],
     broadcasts: ["gateway.credentials.revoked"],
-    buckets: ["RATE_LIMITS"],
+    buckets: ["RATE_LIMITS", "OAUTH_CODES"],
   },
   "body-metrics": {
     asks: [],

@@ -10,7 +10,7 @@ export const ChatMessage = z
     content: z
       .string()
       .min(1, { error: "content must be 1 to 4000 characters" }).max(4000, { error: "content must be 1 to 4000 characters" })
-      .meta({ example: "Is a bowl of porridge with a banana a good breakfast for me?" }),
+      .meta({ examples: ["Is a bowl of porridge with a banana a good breakfast for me?"] }),
   })
   .meta({ id: "ChatMessage" });
 

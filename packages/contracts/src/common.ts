@@ -42,7 +42,7 @@ export const isCalendarDate = (value: string): boolean => {
 export const CalendarDate = z
   .string()
   .refine(isCalendarDate, { error: "must be a calendar day in the form YYYY-MM-DD" })
-  .meta({ description: "Calendar day, YYYY-MM-DD (UTC unless stated).", example: "2026-11-22" });
+  .meta({ description: "Calendar day, YYYY-MM-DD (UTC unless stated).", examples: ["2026-11-22"] });
 
 /** The UTC calendar day of a Unix-millisecond instant. */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

@@ -93,7 +93,7 @@ export const FoodDescribe = z
     text: z
       .string({ error: "text must be a string" }).trim()
       .min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" })
-      .meta({ description: "What was eaten, in words.", example: "two eggs and a slice of toast" }),
+      .meta({ description: "What was eaten, in words.", examples: ["two eggs and a slice of toast"] }),
     date: CalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date." }),
     meal: Meal.nullable().optional(),
   })

@@ -61,7 +61,7 @@ const toOperation = (op: Operation): ZodOpenApiOperationObject => {
       [String(op.status ?? 200)]: {
         description: op.status === 202 ? "Accepted: the rest happens asynchronously." : "Success.",
         ...(op.attachment
-          ? { headers: { "Content-Disposition": { description: "A download.", schema: { type: "string" as const, example: `attachment; filename="${op.attachment}"` } } } }
+          ? { headers: { "Content-Disposition": { description: "A download.", schema: { type: "string" as const, examples: [`attachment; filename="${op.attachment}"`] } } } }
           : {}),
         content: { "application/json": { schema: op.response } },
       },

@@ -25,3 +25,6 @@ export const grantedOnlyScopes: readonly Scope[] = ["keys", "account"];
 
 /** What an agent (OAuth client) may ask for: every scope but the granted-only ones, which no OAuth token holds. */
 export const agentScopes: readonly Scope[] = scopes.filter((scope) => !grantedOnlyScopes.includes(scope));
+
+/** What the authorization server offers and advertises: the agent scopes and offline_access (a refresh token). */
+export const oauthScopes: readonly string[] = [...agentScopes, "offline_access"];

@@ -84,7 +84,7 @@ export const WorkoutDescribe = z
     text: z
       .string({ error: "text must be a string" }).trim()
       .min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" })
-      .meta({ description: "What was done, in words.", example: "ran 5 km in 28 minutes this morning" }),
+      .meta({ description: "What was done, in words.", examples: ["ran 5 km in 28 minutes this morning"] }),
     date: CalendarDate.optional().meta({ description: "The local day of the workout; default the client's today (from tz)." }),
     tz: z
       .number({ error: "tz must be a number of minutes" })

@@ -7,7 +7,7 @@ import { ingestTokenMatcher } from "./auth/ingest-token.ts";
 import { installRateLimits } from "./auth/rate-limits.ts";
 import type { GatewayConfig } from "./config.ts";
 import { adminSocketPath, startAdminSocket } from "./identity/admin-socket.ts";
-import { mcpUrlOf } from "./identity/auth.ts";
+import { ACCESS_TOKEN_TTL_SECONDS, mcpUrlOf } from "./identity/auth.ts";
 import { createCredentialCache } from "./identity/credential-cache.ts";
 import { createIdentity } from "./identity/identity.ts";
 import { createMagicLinkMailer } from "./identity/mailer.ts";
@@ -69,6 +69,8 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
           trustedOrigins,
           limits: signInLimits,
           registrationLimit: limits.registrationPerAddress,
+          exchangeLimit: limits.exchangePerAddress,
+          issuedByCode: await bus.keyValue("OAUTH_CODES", { maxAgeMs: ACCESS_TOKEN_TTL_SECONDS * 1000 }),
           providerSignIn: {
             configured: providerIds(config.IDENTITY_PROVIDERS),
             ready: () => identity.readyProviders(),
@@ -79,7 +81,7 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
         // Agents: the OAuth discovery documents and pages, and the MCP endpoint (docs/decisions/0022-oauth-for-agents.md).
         const issuer = new URL(config.PUBLIC_URL).origin;
         oauthMetadataRoutes(app, { authorizationServer: () => identity.auth.api.getOAuthServerConfig(), issuer, mcpUrl: mcpUrlOf(config.PUBLIC_URL) });
-        await app.register(oauthPageRoutes, { identity, publicUrl: config.PUBLIC_URL, trustedOrigins, limits: signInLimits });
+        await app.register(oauthPageRoutes, { identity, publicUrl: config.PUBLIC_URL, trustedOrigins, limits: signInLimits, consentLimit: limits.exchangePerAddress });
         const authenticate = [identify({ identity, trustedOrigins, refused: limits.refusedPerAddress, isIngestToken }), limits.perAccount];
         await app.register(mcpRoutes, {
           version,

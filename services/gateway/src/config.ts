@@ -29,6 +29,8 @@ const gatewayEnv = baseEnv(3000).extend({
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   /** OAuth client registrations per client address per 15 minutes: a budget apart from sign-in's. */
   REGISTRATION_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** Exchanges for a credential (OAuth token and revocation requests, magic-link follows, consents) per client address per minute. */
+  EXCHANGE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
   /**
    * How long a resolved credential is trusted from memory, and how many are held (docs/decisions/0027-credential-cache.md).
    * Revocations reach every replica at once over NATS; this bounds what a lost message could leave. 0: no cache.

@@ -10,10 +10,11 @@ export interface RateLimitConfig {
   SIGN_IN_LIMIT_PER_ADDRESS: number;
   SIGN_IN_LIMIT_PER_EMAIL: number;
   REGISTRATION_LIMIT_PER_ADDRESS: number;
+  EXCHANGE_LIMIT_PER_ADDRESS: number;
 }
 
 const MINUTE = 60_000;
-const WINDOWS = { account: MINUTE, refused: MINUTE, signInAddress: 15 * MINUTE, signInEmail: 60 * MINUTE, registrationAddress: 15 * MINUTE };
+const WINDOWS = { account: MINUTE, refused: MINUTE, signInAddress: 15 * MINUTE, signInEmail: 60 * MINUTE, registrationAddress: 15 * MINUTE, exchangeAddress: MINUTE };
 /** The counters' bucket keeps an entry as long as the longest window it may belong to. */
 const BUCKET = { name: "RATE_LIMITS", maxAgeMs: Math.max(...Object.values(WINDOWS)) };
 
@@ -72,6 +73,12 @@ export const installRateLimits = async (app: FastifyInstance, config: RateLimitC
       max: config.REGISTRATION_LIMIT_PER_ADDRESS,
       timeWindow: WINDOWS.registrationAddress,
       keyGenerator: (request) => `registration-address:${request.ip}`,
+    }),
+    /** Codes, refresh tokens and sign-in links exchanged for a credential, and consents given, per client address. */
+    exchangePerAddress: limiter({
+      max: config.EXCHANGE_LIMIT_PER_ADDRESS,
+      timeWindow: WINDOWS.exchangeAddress,
+      keyGenerator: (request) => `exchange-address:${request.ip}`,
     }),
   };
 };

@@ -6,7 +6,7 @@ import { oauthProvider } from "@better-auth/oauth-provider";
 import { betterAuth } from "better-auth";
 import { jwt } from "better-auth/plugins/jwt";
 import { magicLink } from "better-auth/plugins/magic-link";
-import { agentScopes } from "@fit/contracts";
+import { oauthScopes } from "@fit/contracts";
 import type { IdentityStore } from "../store/identity-store.ts";
 import { withAuthContextOnlyInCalls } from "./auth-context.ts";
 import { apiErrorLogger, betterAuthLogger, type IdentityLogger } from "./logger.ts";
@@ -24,7 +24,7 @@ const OAUTH_CONSENT_PAGE = "/oauth/consent";
  * Access tokens are JWTs checked in the gateway without a database read of the token (a revoked one is found in
  * the revocation list); short-lived, since a refresh is cheap (docs/decisions/0022-oauth-for-agents.md).
  */
-const ACCESS_TOKEN_TTL_SECONDS = 600;
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 export interface AuthOptions {
   store: Pick<IdentityStore, "authDatabase" | "retireOlderMagicLinks">;
@@ -49,7 +49,6 @@ export function createAuth(options: AuthOptions) {
   // The issuer is the public origin, so the RFC 8414 document sits at /.well-known/oauth-authorization-server.
   const issuer = new URL(options.baseUrl).origin;
   const mcpUrl = mcpUrlOf(options.baseUrl);
-  const oauthScopes = [...agentScopes, "offline_access"];
   const providers = options.providers ?? noProviders;
   return withAuthContextOnlyInCalls(betterAuth({
     baseURL: options.baseUrl,
@@ -102,8 +101,8 @@ export function createAuth(options: AuthOptions) {
         loginPage: OAUTH_SIGN_IN_PAGE,
         consentPage: OAUTH_CONSENT_PAGE,
         // No "openid": an OAuth server, not an identity provider. offline_access lets a client ask for a refresh token.
-        scopes: oauthScopes,
-        resources: [{ identifier: mcpUrl, name: "Fitness agent protocol (MCP)", allowedScopes: oauthScopes }],
+        scopes: [...oauthScopes],
+        resources: [{ identifier: mcpUrl, name: "Fitness agent protocol (MCP)", allowedScopes: [...oauthScopes] }],
         clientRegistrationDefaultResources: [mcpUrl],
         // Agents register themselves (RFC 7591, as MCP clients expect); what they may do is decided at consent.
         allowDynamicClientRegistration: true,

@@ -31,6 +31,8 @@ export interface Identity {
    * which the plugin revokes), already expired, or another client's.
    */
   revokeAccessToken(token: string, clientId: string | undefined): Promise<boolean>;
+  /** Revokes an access token of ours by its id (`jti`), listed until it would have expired, on every replica. */
+  revokeAccessTokenId(jti: string, expiresAt: Date): Promise<void>;
   /** Carries a stored revocation to every replica's credential cache (see Revocations). */
   revoked: Revocations["revoked"];
   /** Creates the account if new, then a key for it. Server-side only. */
@@ -65,6 +67,10 @@ export function createIdentity(options: IdentityOptions): Identity {
   };
   const resolveOAuthToken = createOAuthTokenResolver({ ...tokenCheck, store: options.store }, cache);
   const verifyOAuthToken = createOAuthTokenVerifier(tokenCheck);
+  const revokeAccessTokenId = async (jti: string, expiresAt: Date) => {
+    await options.store.revokeAccessToken(jti, expiresAt);
+    await revoked({ credentialId: jti });
+  };
   return {
     auth,
     async handler(request) {
@@ -88,10 +94,10 @@ export function createIdentity(options: IdentityOptions): Identity {
     async revokeAccessToken(token, clientId) {
       const claims = await verifyOAuthToken(token).catch(() => null);
       if (!claims || claims.azp !== clientId) return false;
-      await options.store.revokeAccessToken(claims.jti, new Date(claims.exp * 1000));
-      await revoked({ credentialId: claims.jti });
+      await revokeAccessTokenId(claims.jti, new Date(claims.exp * 1000));
       return true;
     },
+    revokeAccessTokenId,
     issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
     issueKey: (accountId, issueOptions) => issueKey(auth, accountId, issueOptions),
     readyProviders: async () => (await auth.$context).socialProviders.map((provider) => provider.id),

@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import type { z } from "zod";
 import { AppError, authRoutes, MagicLinkRequest, ProviderSignInRequest } from "@fit/contracts";
+import type { KeyValue } from "@fit/bus";
 import type { HttpApp } from "@fit/service-kit";
+import type { Identity } from "../identity/identity.ts";
+import { htmlHeaders, PLAIN_PAGE_CSP } from "./html-headers.ts";
+import { authorizationAnswer, codeReplay, registrationGuard, revocationAnswer, tokenAnswer } from "./oauth-edge.ts";
 
-interface AuthHandler {
-  handler(request: Request): Promise<Response>;
-  revokeAccessToken(token: string, clientId: string | undefined): Promise<boolean>;
-}
+type AuthHandler = Pick<Identity, "handler" | "revokeAccessToken" | "revokeAccessTokenId" | "resolveCaller">;
 
 const toWebRequest = (request: FastifyRequest, publicUrl: string): Request => {
   const headers = new Headers();
@@ -48,6 +49,11 @@ const send = async (reply: FastifyReply, response: Response, oauth: boolean) => 
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) void reply.header("set-cookie", cookies);
+  // better-auth's own pages (its error page) get the headers of every HTML page the gateway serves.
+  if (response.headers.get("content-type")?.startsWith("text/html")) {
+    htmlHeaders(reply, PLAIN_PAGE_CSP);
+    return reply.send(await response.text());
+  }
   // The authorization server answers OAuth errors (RFC 6749 §5.2) as they are.
   return reply.send(oauth ? await response.text() : await toEnvelope(response));
 };
@@ -71,6 +77,10 @@ interface AuthRoutesOptions {
   limits: preHandlerAsyncHookHandler[];
   /** Rate limit of client registration, per client address. */
   registrationLimit: preHandlerAsyncHookHandler;
+  /** Rate limit of the routes that exchange a code, link or refresh token for a credential, per client address. */
+  exchangeLimit: preHandlerAsyncHookHandler;
+  /** Which access token each authorization code bought, shared by every replica (see codeReplay). */
+  issuedByCode: KeyValue;
   providerSignIn: ProviderSignInOptions;
 }
 
@@ -140,14 +150,25 @@ const revokeJwt = (identity: AuthHandler) => async (request: FastifyRequest, rep
 };
 
 /** Mounts only the sign-in and authorization-server routes the API documents; the rest of better-auth stays closed. */
-export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits, registrationLimit, providerSignIn }: AuthRoutesOptions) => {
+export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOrigins, limits, registrationLimit, exchangeLimit, issuedByCode, providerSignIn }: AuthRoutesOptions) => {
   const providerOf = (request: FastifyRequest) => (request.body as { provider: string }).provider;
   const guards: Partial<Record<string, preHandlerAsyncHookHandler[]>> = {
     "/api/auth/sign-in/magic-link": [signInGuard(trustedOrigins, MagicLinkRequest), ...limits],
     "/api/auth/sign-in/social": [signInGuard(trustedOrigins, ProviderSignInRequest), knownProvider(providerSignIn, providerOf), ...providerSignIn.limits],
     "/api/auth/callback/:providerId": [knownProvider(providerSignIn, (request) => (request.params as { providerId: string }).providerId)],
-    "/api/auth/oauth2/register": [registrationLimit],
-    "/api/auth/oauth2/revoke": [revokeJwt(identity)],
+    "/api/auth/magic-link/verify": [exchangeLimit],
+    "/api/auth/oauth2/register": [registrationLimit, registrationGuard],
+    "/api/auth/oauth2/token": [exchangeLimit],
+    "/api/auth/oauth2/revoke": [exchangeLimit, revokeJwt(identity)],
+  };
+  const signedIn = async (request: FastifyRequest) =>
+    (await identity.resolveCaller({ cookie: request.headers.cookie }).catch(() => null)) !== null;
+  const replay = codeReplay(issuedByCode, (jti, expiresAt) => identity.revokeAccessTokenId(jti, expiresAt));
+  // The plugin's answers the gateway corrects (routes/oauth-edge.ts).
+  const answers: Partial<Record<string, (response: Response, request: FastifyRequest) => Promise<Response>>> = {
+    "/api/auth/oauth2/authorize": authorizationAnswer(signedIn, publicUrl),
+    "/api/auth/oauth2/token": async (response, request) => tokenAnswer(await replay(response, request)),
+    "/api/auth/oauth2/revoke": revocationAnswer,
   };
   const budgeted = new Set(["/api/auth/sign-in/social", "/api/auth/callback/:providerId"]);
   void app.register(async (scope) => {
@@ -164,7 +185,9 @@ export const authRoutesPlugin = (app: HttpApp, { identity, publicUrl, trustedOri
           // answers JSON to an in-page fetch, which the gateway's plain pages never make).
           if (oauth) webRequest.headers.delete("sec-fetch-mode");
           const answer = identity.handler(webRequest);
-          return send(reply, await (budgeted.has(path) ? withinBudget(answer, providerSignIn.timeoutMs) : answer), oauth === true);
+          const response = await (budgeted.has(path) ? withinBudget(answer, providerSignIn.timeoutMs) : answer);
+          const correct = answers[path];
+          return send(reply, correct ? await correct(response, request) : response, oauth === true);
         },
       });
     }

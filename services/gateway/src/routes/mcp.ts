@@ -37,14 +37,14 @@ export const mcpRoutes = async (app: FastifyInstance, { version, resourceMetadat
 
   // The agent protocol's SDK is loaded by the first agent request: a gateway no agent talks to never holds it.
   const sdk = async () => {
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    const [{ StreamableHTTPServerTransport }, { createMcpServer, connectMcpServer }] = await Promise.all([
       import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
       import("../mcp/tools.ts"),
     ]);
-    return { StreamableHTTPServerTransport, createMcpServer };
+    return { StreamableHTTPServerTransport, createMcpServer, connectMcpServer };
   };
   app.post("/mcp", async (request, reply) => {
-    const { StreamableHTTPServerTransport, createMcpServer } = await sdk();
+    const { StreamableHTTPServerTransport, createMcpServer, connectMcpServer } = await sdk();
     const server = createMcpServer({ version, call: operationCaller(app, request.headers.authorization ?? "") });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
@@ -52,7 +52,7 @@ export const mcpRoutes = async (app: FastifyInstance, { version, resourceMetadat
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
+    await connectMcpServer(server, transport);
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
   // No server-initiated stream and no session to end in a stateless server.

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { AppError, OAuthConsentForm, OAuthSignInForm } from "@fit/contracts";
 import { parseOrRefuse } from "@fit/service-kit";
 import type { Identity } from "../identity/identity.ts";
+import { htmlHeaders, PLAIN_PAGE_CSP } from "./html-headers.ts";
 
 interface PagesOptions {
   identity: Pick<Identity, "auth" | "handler">;
@@ -11,21 +12,25 @@ interface PagesOptions {
   trustedOrigins: readonly string[];
   /** The sign-in rate limits (per client address and per email). */
   limits: preHandlerAsyncHookHandler[];
+  /** The rate limit of consents, per client address. */
+  consentLimit: preHandlerAsyncHookHandler;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** One of the gateway's own pages, everything in it escaped by the caller. */
+export const pageHtml = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+  `<title>${escape(title)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">` +
+  `<h1>${escape(title)}</h1>${body}</body></html>`;
+
+/** Nothing runs or loads on these pages, and no other site may frame them. */
 const page = (reply: FastifyReply, title: string, body: string) =>
-  reply
+  htmlHeaders(reply, PLAIN_PAGE_CSP)
     .type("text/html; charset=utf-8")
-    // Nothing runs or loads on these pages, and no other site may frame them (clickjacking the consent).
-    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-    .header("x-frame-options", "DENY")
     .header("referrer-policy", "no-referrer")
     .header("cache-control", "no-store")
-    .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-      `<title>${escape(title)}</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">` +
-      `<h1>${escape(title)}</h1>${body}</body></html>`);
+    .send(pageHtml(title, body));
 
 /** The signed authorization request, exactly as the server wrote it after the `?`. */
 const rawQuery = (request: FastifyRequest) => request.url.split("?")[1] ?? "";
@@ -38,7 +43,7 @@ const sameSite = (trustedOrigins: readonly string[]) => async (request: FastifyR
   if (origin === undefined || !trustedOrigins.includes(origin)) throw new AppError("forbidden", "cross-site request refused");
 };
 
-export const oauthPageRoutes = async (app: FastifyInstance, { identity, publicUrl, trustedOrigins, limits }: PagesOptions) => {
+export const oauthPageRoutes = async (app: FastifyInstance, { identity, publicUrl, trustedOrigins, limits, consentLimit }: PagesOptions) => {
   const origin = new URL(publicUrl).origin;
   const sessionOf = (request: FastifyRequest) =>
     identity.auth.api.getSession({ headers: new Headers({ cookie: request.headers.cookie ?? "" }), query: { disableRefresh: true } });
@@ -73,14 +78,18 @@ export const oauthPageRoutes = async (app: FastifyInstance, { identity, publicUr
       .catch(() => null);
     if (!client) throw new AppError("validation", "unknown client");
     const scopes = (query.get("scope") ?? "").split(" ").filter(Boolean);
+    // Where the code goes, and that nobody vouched for the name: every client here registered itself (RFC 7591).
+    const redirect = query.get("redirect_uri") ?? "";
+    const destination = URL.canParse(redirect) ? new URL(redirect).host : redirect;
     return page(reply, "Allow access?",
       `<p><strong>${escape(client.client_name ?? client.client_id)}</strong> asks to act for ${escape(session.user.email)} with:</p>` +
       `<ul>${scopes.map((scope) => `<li>${escape(scope)}</li>`).join("")}</ul>` +
+      `<p>If you allow, access goes to <strong>${escape(destination)}</strong>. This app registered itself: its name is its own claim, not checked by us.</p>` +
       `<form method="post" action="/oauth/consent">${hidden(rawQuery(request))}` +
       `<button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Deny</button></form>`);
   });
 
-  app.post("/oauth/consent", { preHandler: [sameSite(trustedOrigins)] }, async (request, reply) => {
+  app.post("/oauth/consent", { preHandler: [sameSite(trustedOrigins), consentLimit] }, async (request, reply) => {
     const form = parseOrRefuse(OAuthConsentForm, request.body);
     const response = await identity.handler(new Request(`${origin}/api/auth/oauth2/consent`, {
       method: "POST",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "@fit/contracts";
+import { htmlHeaders } from "./html-headers.ts";
 
 interface WebAppOptions {
   /** The app's build (index.html and assets/). */
@@ -28,12 +29,10 @@ const SERVER_PATHS = /^\/(api|mcp|oauth|\.well-known)(\/|$)|^\/(openapi\.json|he
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
+  htmlHeaders(reply, WEB_APP_CSP)
     .status(status)
     .type("text/html; charset=utf-8")
     .header("cache-control", "no-cache")
-    .header("content-security-policy", WEB_APP_CSP)
-    .header("x-frame-options", "DENY")
     .header("referrer-policy", "same-origin")
     .send(body);
 

@@ -17,11 +17,15 @@ const build = () => {
         return Response.json(session);
       },
       revokeAccessToken: async () => false,
+      revokeAccessTokenId: async () => {},
+      resolveCaller: async () => null,
     },
     publicUrl: ORIGIN,
     trustedOrigins: [ORIGIN],
     limits: [async () => void seen.limits++],
     registrationLimit: async () => {},
+    exchangeLimit: async () => {},
+    issuedByCode: { get: async () => null, compareAndSet: async () => 1 },
     providerSignIn: { configured: ["oidc", "github"], ready: async () => ["oidc"], timeoutMs: 1000, limits: [async () => void seen.limits++] },
   });
   return { app, seen };
