@@ -208,6 +208,14 @@ describe("fit login through the browser", () => {
     expect(second.oauth.expiresAt).toBeGreaterThan(Date.now());
     expect((await stat(path)).mode & 0o777).toBe(0o600);
 
+    // Commands started together refresh once: a refresh token spent twice would be a replay that ends the grant.
+    await writeFile(path, JSON.stringify({ ...second, oauth: { ...second.oauth, expiresAt: 0 } }));
+    const together = await Promise.all([1, 2, 3].map(() => fit(["weight", "list", "--json"], { configHome })));
+    expect(together.map((run) => [run.code, run.stderr])).toEqual([[0, ""], [0, ""], [0, ""]]);
+    const third = await storedConfig(configHome);
+    await writeFile(path, JSON.stringify({ ...third, oauth: { ...third.oauth, expiresAt: 0 } }));
+    expect((await fit(["weight", "list"], { configHome })).code).toBe(0);
+
     // A refresh the server refuses (revoked, replayed, expired) ends in one instruction, not a stack.
     await writeFile(path, JSON.stringify({ ...second, oauth: { ...second.oauth, refreshToken: "not-a-refresh-token", expiresAt: 0 } }));
     const refused = await fit(["weight", "list"], { configHome });
