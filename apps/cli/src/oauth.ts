@@ -176,7 +176,7 @@ export const signInWithBrowser = async (url: string, { noBrowser, env }: { noBro
   const paste = pasted(listener.redirectUri);
   let timer: NodeJS.Timeout | undefined;
   try {
-    const registered = await postJson(server.registration_endpoint, {
+    const registered = await registerClient(server.registration_endpoint, {
       client_name: "fit command-line client",
       redirect_uris: [listener.redirectUri],
       application_type: "native",
@@ -238,7 +238,7 @@ export const signInWithBrowser = async (url: string, { noBrowser, env }: { noBro
 };
 
 /** Dynamic client registration (RFC 7591); the client id, or why not. */
-const postJson = async (url: string, body: object): Promise<z.infer<typeof Registered>> => {
+const registerClient = async (url: string, body: object): Promise<z.infer<typeof Registered>> => {
   let response: Response;
   try {
     response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
