@@ -5,10 +5,12 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { scopes } from "@fit/contracts";
+import { agentScopes, scopes } from "@fit/contracts";
 import { makeFit, makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
 import { freePort } from "@fit/testing";
 import { buildCli, fitBinary } from "./support/cli.ts";
+import { client } from "./support/http.ts";
+import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 let system: System;
@@ -42,7 +44,8 @@ const as = (apiKey: string) => (args: string[]) => fit(args, { env: { FIT_URL: s
 
 beforeAll(async () => {
   await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+  // A dashboard slowed by a busy machine answers 503 by design; `fit today` and `fit dashboard` are not about that.
+  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { DASHBOARD_TIMEOUT_MS: "30000" } });
   home = await mkdtemp(join(tmpdir(), "fit-cli-"));
   key = (await system.account()).key;
 });
@@ -78,7 +81,7 @@ describe("fit login and logout", () => {
     const configHome = join(home, "pasted");
     expect((await fit(["login", "--url", system.url, "--key", key], { configHome })).code).toBe(0);
     const other = (await system.account()).key;
-    const login = await fit(["login"], { configHome, input: `${other}\n` });
+    const login = await fit(["login", "--with-key"], { configHome, input: `${other}\n` });
     expect(login.code).toBe(0);
     expect(JSON.parse(await readFile(join(configHome, "fit", "config.json"), "utf8"))).toEqual({ url: system.url, key: other });
   });
@@ -126,6 +129,125 @@ describe("fit login and logout", () => {
     const badEnv = { FIT_API_KEY: "fit_wrong" };
     expect((await fit(["weight", "list"], { configHome, env: badEnv })).code).toBe(3);
     expect((await fit(["weight", "list", "--key", key], { configHome, env: badEnv })).code).toBe(0);
+  });
+});
+
+/**
+ * `fit login --no-browser`, with this test as the person at the browser: signed in already (a session cookie), it
+ * opens the address the CLI prints, allows on the consent page, and either lets the browser follow the redirect to
+ * the CLI's loopback listener or pastes the address it ended on into the CLI (a browser on another machine).
+ */
+const browserLogin = async (configHome: string, email: string, { paste = false, answer = (url: string) => url } = {}) => {
+  const child = spawn(process.execPath, [fitBinary, "login", "--url", system.url, "--no-browser"], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: configHome, TZ: "UTC" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  const printed = new Promise<string>((resolve) => {
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const url = /(http\S+\/api\/auth\/oauth2\/authorize\?\S+)/.exec(stderr)?.[1];
+      if (url) resolve(url);
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const authorize = new URL(await Promise.race([printed, exited.then(() => Promise.reject(new Error(`fit login exited: ${stderr}`)))]));
+  const cookie = await signIn(system.url, email);
+  const browse = (url: string, init: RequestInit = {}) =>
+    fetch(new URL(url, system.url), { ...init, redirect: "manual", headers: { accept: "text/html", cookie, ...(init.headers as Record<string, string>) } });
+  const consent = (await browse(authorize.toString())).headers.get("location") ?? "";
+  expect(consent).toContain("/oauth/consent");
+  const decided = await browse("/oauth/consent", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(system.url).origin },
+    body: new URLSearchParams({ decision: "allow", oauth_query: consent.split("?")[1] ?? "" }).toString(),
+  });
+  const callback = answer(decided.headers.get("location") ?? "");
+  expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
+  if (paste) child.stdin.write(`${callback}\n`);
+  else expect((await fetch(callback)).status).toBeLessThan(500);
+  child.stdin.end();
+  return { code: await exited, stdout, stderr, authorize };
+};
+
+const storedConfig = async (configHome: string) => JSON.parse(await readFile(join(configHome, "fit", "config.json"), "utf8"));
+
+describe("fit login through the browser", () => {
+  it("asks as a public native client with PKCE for every agent scope, caches the tokens 0600, and refreshes them", async () => {
+    const configHome = join(home, "browser");
+    const { email } = await system.account();
+    const login = await browserLogin(configHome, email);
+    expect(login.stderr).toContain("Open this address in a browser");
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain(`Logged in to ${system.url} as ${email}`);
+    const params = login.authorize.searchParams;
+    expect(params.get("code_challenge_method")).toBe("S256");
+    expect(params.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(params.get("resource")).toBe(`${system.url}/mcp`);
+    expect(params.get("scope")?.split(" ").sort()).toEqual([...agentScopes, "offline_access"].sort());
+
+    const path = join(configHome, "fit", "config.json");
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const first = await storedConfig(configHome);
+    expect(first).toEqual({ url: system.url, oauth: expect.objectContaining({ accessToken: expect.any(String), refreshToken: expect.any(String) }) });
+    expect((await fit(["weight", "add", "80.5"], { configHome })).code).toBe(0);
+    const today = await fit(["today"], { configHome });
+    expect(today.stderr).toBe("");
+    expect(today.code).toBe(0);
+
+    // Expired: the next command refreshes first, and keeps the rotated refresh token.
+    await writeFile(path, JSON.stringify({ ...first, oauth: { ...first.oauth, expiresAt: 0 } }));
+    const listed = await fit(["weight", "list", "--json"], { configHome });
+    expect(listed.stderr).toBe("");
+    expect(JSON.parse(listed.stdout).items).toEqual([expect.objectContaining({ weightKg: 80.5 })]);
+    const second = await storedConfig(configHome);
+    expect(second.oauth.accessToken).not.toBe(first.oauth.accessToken);
+    expect(second.oauth.refreshToken).not.toBe(first.oauth.refreshToken);
+    expect(second.oauth.expiresAt).toBeGreaterThan(Date.now());
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+
+    // Commands started together refresh once: a refresh token spent twice would be a replay that ends the grant.
+    await writeFile(path, JSON.stringify({ ...second, oauth: { ...second.oauth, expiresAt: 0 } }));
+    const together = await Promise.all([1, 2, 3].map(() => fit(["weight", "list", "--json"], { configHome })));
+    expect(together.map((run) => [run.code, run.stderr])).toEqual([[0, ""], [0, ""], [0, ""]]);
+    const third = await storedConfig(configHome);
+    await writeFile(path, JSON.stringify({ ...third, oauth: { ...third.oauth, expiresAt: 0 } }));
+    expect((await fit(["weight", "list"], { configHome })).code).toBe(0);
+
+    // A refresh the server refuses (revoked, replayed, expired) ends in one instruction, not a stack.
+    await writeFile(path, JSON.stringify({ ...second, oauth: { ...second.oauth, refreshToken: "not-a-refresh-token", expiresAt: 0 } }));
+    const refused = await fit(["weight", "list"], { configHome });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^fit: the sign-in has expired or was revoked: run fit login again/);
+  });
+
+  it("takes the address pasted back from a browser elsewhere, and logout ends the grant on the server", async () => {
+    const configHome = join(home, "pasted-back");
+    const { email } = await system.account();
+    const login = await browserLogin(configHome, email, { paste: true });
+    expect(login.code).toBe(0);
+    const { oauth } = await storedConfig(configHome);
+    expect((await client(system.url, oauth.accessToken).get("/api/dashboard")).status).toBe(200);
+    const logout = await fit(["logout"], { configHome });
+    expect(logout.stdout).toContain("the sign-in is ended on the server");
+    expect(await storedConfig(configHome)).toEqual({ url: system.url });
+    expect((await client(system.url, oauth.accessToken).get("/api/dashboard")).status).toBe(401);
+    const refresh = await fetch(oauth.tokenEndpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: oauth.refreshToken, client_id: oauth.clientId }).toString(),
+    });
+    expect(refresh.status).toBe(400);
+  });
+
+  it("refuses an answer whose state is not the one it sent", async () => {
+    const configHome = join(home, "forged");
+    const login = await browserLogin(configHome, (await system.account()).email, { paste: true, answer: (url) => url.replace(/state=[^&]+/, "state=forged") });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toMatch(/state differs/);
+    await expect(stat(join(configHome, "fit", "config.json"))).rejects.toThrow(/ENOENT/);
   });
 });
 

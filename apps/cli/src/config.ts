@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { setTimeout as sleep } from "node:timers/promises";
 import { CliError, exitCodes } from "./exit.ts";
+import { refreshTokens, stillFresh, StoredOAuth } from "./oauth.ts";
 
 const DEFAULT_URL = "http://127.0.0.1:3000";
 
-const StoredConfig = z.object({ url: z.string().optional(), key: z.string().optional() });
+const StoredConfig = z.object({ url: z.string().optional(), key: z.string().optional(), oauth: StoredOAuth.optional() });
 export type StoredConfig = z.infer<typeof StoredConfig>;
 
 /** Where `fit login` keeps the server and the key: the XDG config directory, as other command-line tools do. */
@@ -59,13 +61,66 @@ export interface Connection {
   key: string | undefined;
 }
 
-/** Flags win over the environment, which wins over the config file; the file is read only when still needed. */
+/** A lock older than this was left by a process that died mid-refresh. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * One refresh at a time per config file: refresh tokens rotate and a used one is a replay that ends the whole
+ * grant, so two `fit` commands started together must not both spend the same one. The one that waited finds the
+ * token the other stored.
+ */
+const withRefreshLock = async <T>(path: string, work: () => Promise<T>): Promise<T> => {
+  const lock = `${path}.lock`;
+  for (;;) {
+    try {
+      await (await open(lock, "wx", 0o600)).close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = await stat(lock).then((held) => Date.now() - held.mtimeMs, () => 0);
+      if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+      else await sleep(100);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+};
+
+/** The cached access token, refreshed (and the rotated tokens stored) when it is about to expire. */
+const accessToken = async (path: string, tokens: StoredOAuth): Promise<string> => {
+  if (stillFresh(tokens)) return tokens.accessToken;
+  return withRefreshLock(path, async () => {
+    const current = await readConfig(path);
+    if (current.oauth && stillFresh(current.oauth)) return current.oauth.accessToken;
+    if (!current.oauth) throw new CliError("not logged in: run `fit login`", exitCodes.auth);
+    const refreshed = await refreshTokens(current.oauth);
+    await writeConfig(path, { ...current, oauth: refreshed });
+    return refreshed.accessToken;
+  });
+};
+
+const withoutSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** The server: the flag, the environment, the config file, or the default. */
+export const serverUrl = async (flags: { url?: string }, env: NodeJS.ProcessEnv): Promise<string> =>
+  withoutSlash(flags.url ?? env.FIT_URL ?? (await readConfig(configPath(env))).url ?? DEFAULT_URL);
+
+/**
+ * Flags win over the environment, which wins over the config file; the file is read only when still needed. A
+ * cached sign-in is used only with the server that issued it: its token is for that server's API alone.
+ */
 export const resolveConnection = async (
   flags: { url?: string; key?: string },
   env: NodeJS.ProcessEnv,
 ): Promise<Connection> => {
   const url = flags.url ?? env.FIT_URL;
   const key = flags.key ?? env.FIT_API_KEY;
-  const stored = url !== undefined && key !== undefined ? {} : await readConfig(configPath(env));
-  return { url: (url ?? stored.url ?? DEFAULT_URL).replace(/\/+$/, ""), key: key ?? stored.key };
+  const path = configPath(env);
+  const stored = url !== undefined && key !== undefined ? {} : await readConfig(path);
+  const server = withoutSlash(url ?? stored.url ?? DEFAULT_URL);
+  const cached = stored.oauth && key === undefined && stored.key === undefined && server === stored.url ? stored.oauth : undefined;
+  return { url: server, key: key ?? stored.key ?? (cached && (await accessToken(path, cached))) };
 };

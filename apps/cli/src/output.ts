@@ -11,7 +11,7 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 const visible = (char: string) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
 
 /** Text for a person's terminal: every control character but newline shown as `\xNN` instead of acted on. */
-export const forTerminal = (text: string): string => text.replace(CONTROL, visible);
+const forTerminal = (text: string): string => text.replace(CONTROL, visible);
 
 // JSON.stringify escapes C0 already; DEL and C1 it leaves raw, and `\u00NN` is the same string to a JSON reader.
 const RAW_IN_JSON = /[\u007f-\u009f]/g;

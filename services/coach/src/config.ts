@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { baseEnv, loadConfig } from "@fit/service-kit";
+import { skeleton } from "./domain/guards.ts";
 
 const coachEnv = baseEnv(3104).extend({
   /**
@@ -24,7 +25,10 @@ const coachEnv = baseEnv(3104).extend({
   /** Deadline of each grounding question (weight, targets, the day's food) before the coach answers without it. */
   COACH_GROUNDING_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1500),
   /** Placed in the system prompt; a reply containing it is withheld. Unset: a random one per process. */
-  COACH_CANARY: z.string().min(8).default(() => `canary-${crypto.randomUUID()}`),
+  COACH_CANARY: z
+    .string()
+    .refine((canary) => skeleton(canary).length >= 8, "must hold at least 8 letters or digits (the reply check compares those)")
+    .default(() => `canary-${crypto.randomUUID()}`),
 });
 export type CoachConfig = z.output<typeof coachEnv>;
 

@@ -59,11 +59,12 @@ export interface Limits {
 const secondsToMidnight = (now: number) => Math.ceil((86_400_000 - (now % 86_400_000)) / 1000);
 
 /**
- * Counts the call against the account's day, or refuses it once the day's calls or tokens are spent (the counts
- * restart at 00:00 UTC). A call counts when it starts, whatever its outcome: a failed model call may still be billed.
+ * Counts the call against the account's day and holds `reservedTokens` for it, or refuses it once the day's calls
+ * are spent or the reservation does not fit (the counts restart at 00:00 UTC). A call counts when it starts,
+ * whatever its outcome: a failed model call may still be billed.
  */
-export const reserveCall = async (store: Store, accountId: string, limits: Limits, now = Date.now()) => {
-  if (!(await store.reserveCall(accountId, utcDay(now), limits))) {
+export const reserveCall = async (store: Store, accountId: string, limits: Limits, reservedTokens: number, now = Date.now()) => {
+  if (!(await store.reserveCall(accountId, utcDay(now), limits, reservedTokens))) {
     throw new AppError("rate_limited", "daily coach quota reached", "see GET /api/coach/usage; it resets at 00:00 UTC", secondsToMidnight(now));
   }
 };

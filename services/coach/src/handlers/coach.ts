@@ -8,6 +8,7 @@ import { sum } from "../domain/numbers.ts";
 import { estimateFoods as estimateFoodsFromTable } from "../domain/food-estimator.ts";
 import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
+import { repeatsCanary, tokenReservation } from "../domain/guards.ts";
 import { judgeFood } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
@@ -23,6 +24,9 @@ interface Logger {
 const cacheKey = (kind: string, text: string) => `${kind}:${createHash("sha256").update(normalizeText(text)).digest("hex")}`;
 
 type Foods = { items: FoodEstimate[]; unrecognized: string[] };
+
+/** The longest fixed instructions a call sends (the coach's system prompt and data framing count as this much). */
+const INSTRUCTIONS_CHARS = Math.max(foodInstructions.length, workoutInstructions.length, systemPrompt("").length);
 
 /**
  * Everything that may call a language model: estimating food, reading a workout, answering a question. With no
@@ -45,14 +49,27 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
   const gate = createGate({ concurrency: config.COACH_CONCURRENCY, queue: config.COACH_QUEUE, spacingMs: model ? config.COACH_START_SPACING_MS : 0 });
   const limits = { callsPerDay: config.COACH_DAILY_CALLS, tokensPerDay: config.COACH_DAILY_TOKENS };
 
-  const metered = <T>(accountId: string, work: () => Promise<ModelAnswer<T>>) =>
+  /**
+   * A call holds its most likely cost (the answer's ceiling plus its prompt) against the day's tokens before it runs,
+   * so calls racing for the end of a quota cannot all pass, then settles to what the model reports; a failed call
+   * releases its hold. `prompt` is what the call sends the model beyond the fixed instructions.
+   */
+  const metered = <T>(accountId: string, prompt: string[], work: () => Promise<ModelAnswer<T>>) =>
     gate(async () => {
       const startedAt = Date.now();
-      await reserveCall(store, accountId, limits, startedAt);
-      const { value, tokens } = await work();
       // On the day the call was counted, even if it ends after midnight.
-      if (tokens > 0) await store.addTokens(accountId, utcDay(startedAt), tokens);
-      return value;
+      const day = utcDay(startedAt);
+      const promptChars = sum(prompt, (text) => text.length) + INSTRUCTIONS_CHARS;
+      const reserved = model ? tokenReservation({ maxTokens: config.COACH_MAX_TOKENS, promptChars, tokensPerDay: limits.tokensPerDay }) : 0;
+      await reserveCall(store, accountId, limits, reserved, startedAt);
+      let used = 0;
+      try {
+        const { value, tokens } = await work();
+        used = tokens;
+        return value;
+      } finally {
+        if (reserved > 0 || used > 0) await store.settleTokens(accountId, day, reserved, used);
+      }
     });
 
   /** The model's answer for this account and text is reused for a day, so the same words give the same numbers. */
@@ -77,10 +94,10 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
     estimator: model ? `model:${model.name}` : "table",
     limits,
 
-    estimateFoods: ({ accountId, text }: { accountId: string; text: string }) => metered(accountId, () => foods(accountId, text)),
+    estimateFoods: ({ accountId, text }: { accountId: string; text: string }) => metered(accountId, [text], () => foods(accountId, text)),
 
     parseWorkout: ({ accountId, text, date, weekday }: { accountId: string; text: string; date: string; weekday: number }) =>
-      metered(accountId, async (): Promise<ModelAnswer<ParsedWorkout>> => {
+      metered(accountId, [text], async (): Promise<ModelAnswer<ParsedWorkout>> => {
         const read = model
           ? await cachedModelCall(accountId, "workout", text, ModelWorkout, () =>
               model.structured("workout", ModelWorkout, [{ role: "system", content: workoutInstructions }, { role: "user", content: text }]),
@@ -93,7 +110,7 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
       }),
 
     ask: ({ accountId, date, messages }: { accountId: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>
-      metered(accountId, async () => {
+      metered(accountId, messages.map((m) => m.content), async () => {
         const grounding = await readGrounding(bus, { accountId, date }, config.COACH_GROUNDING_TIMEOUT_MS);
         const question = messages.findLast((m) => m.role === "user")?.content ?? "";
         // The same estimate the food log would store for these words: the coach and the log never disagree.
@@ -108,7 +125,7 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
           ...historyTurns(messages),
         ]);
         const tokens = estimate.tokens + answer.tokens;
-        if (answer.value.includes(config.COACH_CANARY)) {
+        if (repeatsCanary(answer.value, config.COACH_CANARY)) {
           log.warn({ accountId }, "model reply withheld: it repeated the system prompt's canary");
           return { value: { reply: `${builtIn}\n(The model's answer was withheld by a safety check; this is the built-in estimate.)` }, tokens };
         }

@@ -19,23 +19,27 @@ export const createStore = (db: Database) => {
     },
 
     /**
-     * Counts a call if the account still has calls and tokens left today, in one statement: concurrent calls
-     * of one account can neither slip past the limit together nor lose a count. False when refused.
+     * Counts a call and holds `reservedTokens` of the day's tokens for it, in one statement: concurrent calls of one
+     * account can neither slip past the limits together nor lose a count. False when refused: the day's calls are
+     * spent, or the reservation does not fit in what is left of its tokens.
      */
-    async reserveCall(accountId: string, day: string, limits: { callsPerDay: number; tokensPerDay: number }): Promise<boolean> {
+    async reserveCall(accountId: string, day: string, limits: { callsPerDay: number; tokensPerDay: number }, reservedTokens = 0): Promise<boolean> {
       const counted = await prisma.$queryRaw<{ calls: number }[]>`
         INSERT INTO daily_usage (account_id, day, calls, tokens, updated_at)
-        VALUES (${accountId}::uuid, ${day}, 1, 0, now())
+        VALUES (${accountId}::uuid, ${day}, 1, ${reservedTokens}, now())
         ON CONFLICT (account_id, day) DO UPDATE
-          SET calls = daily_usage.calls + 1, updated_at = now()
+          SET calls = daily_usage.calls + 1, tokens = daily_usage.tokens + ${reservedTokens}, updated_at = now()
           WHERE daily_usage.calls < ${limits.callsPerDay} AND daily_usage.tokens < ${limits.tokensPerDay}
+            AND daily_usage.tokens + ${reservedTokens} <= ${limits.tokensPerDay}
         RETURNING calls`;
       return counted.length > 0;
     },
 
-    async addTokens(accountId: string, day: string, tokens: number) {
+    /** Replaces a call's reservation by what it used (0 when it failed: the reservation is released). */
+    async settleTokens(accountId: string, day: string, reservedTokens: number, usedTokens: number) {
       await prisma.$executeRaw`
-        UPDATE daily_usage SET tokens = tokens + ${tokens}, updated_at = now() WHERE account_id = ${accountId}::uuid AND day = ${day}`;
+        UPDATE daily_usage SET tokens = GREATEST(tokens - ${reservedTokens} + ${usedTokens}, 0), updated_at = now()
+        WHERE account_id = ${accountId}::uuid AND day = ${day}`;
     },
 
     /** A model's answer cached under `key` less than a day ago, or null. */

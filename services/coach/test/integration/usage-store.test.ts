@@ -39,9 +39,9 @@ describe("daily usage", () => {
     const accountId = randomUUID();
     const limits = { callsPerDay: 100, tokensPerDay: 1000 };
     expect(await store.reserveCall(accountId, DAY, limits)).toBe(true);
-    await store.addTokens(accountId, DAY, 600);
+    await store.settleTokens(accountId, DAY, 0, 600);
     expect(await store.reserveCall(accountId, DAY, limits)).toBe(true);
-    await store.addTokens(accountId, DAY, 600);
+    await store.settleTokens(accountId, DAY, 0, 600);
 
     expect(await store.reserveCall(accountId, DAY, limits)).toBe(false);
     expect(await store.usage(accountId, DAY)).toEqual({ calls: 2, tokens: 1200 });

@@ -26,7 +26,7 @@ export interface MailerOptions {
  * than the account table. A digest still lets an operator who is given an address find its lines (hash it the
  * same way: docs/security.md, section 13).
  */
-export const recipientDigest = (email: string): string =>
+const recipientDigest = (email: string): string =>
   createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 16);
 
 export function createMagicLinkMailer({ smtpUrl, from, logger, console = process.stdout }: MailerOptions): MagicLinkMailer {
