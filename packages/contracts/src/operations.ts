@@ -208,7 +208,11 @@ export const operations = {
     summary: "Create an API key",
     description: "Answers the key once (`key`); only its hash is stored. A key never gets a scope the calling credential " +
       "lacks (403): a session may grant any; a key needs the `keys` scope and holds only what it was granted. Omitted " +
-      "`scopes` (every data scope) needs a caller with every data scope. `keys` and `account` are held only when named.",
+      "`scopes` (every data scope) needs a caller with every data scope. `keys` and `account` are held only when named, " +
+      "and a session may grant them only when signed in within the last 10 minutes (403: sign in again), as deleting the " +
+      "account asks. A key never outlives the key that makes it: when the calling key expires, the new key's expiry is " +
+      "cut to the caller's (an omitted or longer `expiresInDays` included; `expiresAt` in the answer says when). A key " +
+      "made by a session may live as long as asked.",
     body: ApiKeyCreate, response: ApiKeyCreated, errors: [400, 413, 415],
   }),
   listApiKeys: define({

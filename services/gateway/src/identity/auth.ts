@@ -92,9 +92,10 @@ export function createAuth(options: AuthOptions) {
         rateLimit: { enabled: false },
         // Scopes travel in `permissions`, which only server-side calls may set.
         enableMetadata: false,
-        // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts).
+        // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts); the 1-day minimum is checked
+        // on the request (issue-account-key.ts), since a key made by an expiring key is cut to what its maker has left.
         maximumNameLength: 100,
-        keyExpiration: { maxExpiresIn: 3650 },
+        keyExpiration: { maxExpiresIn: 3650, minExpiresIn: 0 },
       }),
       // Signs the access tokens; its keys live in the identity schema (private halves encrypted with the secret).
       jwt({ jwt: { issuer }, disableSettingJwtHeader: true }),
