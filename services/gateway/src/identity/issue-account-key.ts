@@ -17,6 +17,8 @@ export interface IssueKeyOptions {
 }
 
 export interface IssuedKey {
+  /** The key's id. */
+  id: string;
   accountId: string;
   email: string;
   /** The only time the key is visible: only its hash is stored. */
@@ -66,7 +68,7 @@ export async function issueAccountKey(auth: Auth, email: string, options: IssueK
   const { email: address, ...keyOptions } = parse(Input, { email: email.trim(), ...options });
   const { user, created } = await findOrCreateAccount(auth, address);
   const issued = await issueKey(auth, user.id, keyOptions);
-  return { accountId: user.id, email: user.email, key: issued.key, created };
+  return { id: issued.id, accountId: user.id, email: user.email, key: issued.key, created };
 }
 
 async function findOrCreateAccount(auth: Auth, email: string) {
