@@ -1,7 +1,8 @@
 // Connected apps: the agents a person let in over OAuth, listed and cut off by that person, over real HTTP on two
 // gateway replicas sharing one database and NATS (docs/decisions/0057-connected-apps.md): through the API, the
-// `fit` binary, and sign-out everywhere.
+// `fit` binary, the web app's Settings in a real browser, and sign-out everywhere.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +12,9 @@ import { buildCli, fitBinary } from "./support/cli.ts";
 import { startReplica } from "./support/gateway-replica.ts";
 import { client } from "./support/http.ts";
 import { connectAgent, insecure, oauth } from "./support/oauth-agent.ts";
-import { signIn } from "./support/sign-in.ts";
+import { printedLink, signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
+import { ensureWebAppBuilt, launchChromium } from "./support/web-app.ts";
 
 let system: System;
 let replica: Awaited<ReturnType<typeof startReplica>>;
@@ -235,5 +237,55 @@ describe("fit apps", () => {
     expect(again.stderr).toMatch(/^fit: .*connected app.*\n$/);
     const unscoped = await fit(["apps", "list"], (await system.key(email, { scopes: ["weight:read"] })).key);
     expect(unscoped.code).toBe(3);
+  });
+});
+
+describe("the web app's Settings", () => {
+  /** A loaded machine may take seconds to show what a write changed. */
+  const POLL = { timeout: 15_000 };
+
+  it("lists connected apps, revokes one only once confirmed, and signs out everywhere with the apps when ticked", async () => {
+    ensureWebAppBuilt();
+    const { email, diary, coach } = await personWithAgents();
+    const profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
+    const context = await launchChromium(profile);
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const link = await printedLink(email, async () => {
+        await client(system.url).post("/api/auth/sign-in/magic-link", { email }, { origin: new URL(system.url).origin });
+      });
+      await page.goto(link);
+      await page.goto(`${system.url}/settings`);
+      const apps = page.getByRole("list", { name: "Connected apps" });
+      await expect.poll(() => apps.getByRole("listitem").count(), POLL).toBe(2);
+      const diaryItem = apps.getByRole("listitem").filter({ hasText: "Diary bot" });
+      const shown = (await diaryItem.textContent()) ?? "";
+      expect(shown).toContain("self-registered");
+      expect(shown).toContain("offline_access, weight:read");
+      expect(shown).toContain("127.0.0.1:9");
+      expect(shown).toMatch(/last used/);
+
+      await diaryItem.getByRole("button", { name: "Revoke Diary bot" }).click();
+      // Nothing is revoked before the confirmation.
+      await diaryItem.getByRole("group", { name: "Confirm revoking Diary bot" }).waitFor();
+      expect((await client(system.url, diary.tokens.access_token).get("/api/weight")).status).toBe(200);
+      await diaryItem.getByRole("button", { name: "Yes, revoke" }).click();
+      await expect.poll(() => apps.getByRole("listitem").count(), POLL).toBe(1);
+      expect((await client(system.url, diary.tokens.access_token).get("/api/weight")).status).toBe(401);
+      expect((await client(system.url, coach.tokens.access_token).get("/api/weight")).status).toBe(200);
+
+      // Sign-out everywhere offers to end the apps too.
+      const tablet = withCookie(system.url, await signIn(system.url, email, "tablet"));
+      await page.reload();
+      await page.getByRole("checkbox", { name: /disconnect every connected app/ }).check();
+      await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+      await expect.poll(() => apps.getByRole("listitem").count(), POLL).toBe(0);
+      expect((await tablet.get("/api/weight")).status).toBe(401);
+      expect((await client(system.url, coach.tokens.access_token).get("/api/weight")).status).toBe(401);
+      await page.getByText("No connected apps.").waitFor();
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 });
