@@ -64,6 +64,11 @@ const resources = {
     },
     read: async (o: Owner, id: string) => (await o.session.get("/api/sessions")).body.find((x: { id: string }) => x.id === id),
   },
+  connectedApp: {
+    /** An agent the owner lets in: its client id. */
+    create: async (o: Owner) => (await connectAgent(system.url, "weight:read", { email: o.email })).client.client_id,
+    read: async (o: Owner, id: string) => (await o.session.get("/api/connected-apps")).body.items.find((x: { clientId: string }) => x.clientId === id),
+  },
 };
 type Resource = keyof typeof resources;
 
@@ -100,6 +105,8 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listSessions: { sample: () => ({ path: "/api/sessions" }) },
   revokeSession: { resource: "session", sample: (id) => ({ path: `/api/sessions/${id}` }) },
   revokeOtherSessions: { sample: () => ({ path: "/api/sessions/revoke-others" }) },
+  listConnectedApps: { sample: () => ({ path: "/api/connected-apps" }) },
+  revokeConnectedApp: { resource: "connectedApp", sample: (id) => ({ path: `/api/connected-apps/${id}` }) },
   ingestWeight: { sample: () => ({ path: "/api/ingest/weight", body: { email: owner.email, weightKg: 79.9, externalId: uniqueTag("scale") } }) },
   exportAccount: { sample: () => ({ path: "/api/account/export" }) },
   // Sent for a fresh account of its own (see send), so the owner outlives the matrix.
@@ -290,7 +297,7 @@ describe("the access matrix", () => {
 });
 
 describe("another account's ids", () => {
-  const byId = operationList.filter((op) => op.path.includes(":id"));
+  const byId = operationList.filter((op) => op.path.includes("/:"));
 
   it("are covered for every operation that takes one", () => {
     expect(byId.map((op) => op.id).filter((id) => !samples[id]?.resource)).toEqual([]);

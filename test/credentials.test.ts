@@ -110,6 +110,42 @@ describe("API keys", () => {
     expect((await session.post("/api/keys", { name: "admin", scopes: ["keys", "account"] })).status).toBe(200);
   });
 
+  it("grants keys or account only from a session signed in within the last 10 minutes, as deleting the account needs", async () => {
+    const { email } = await system.account();
+    const cookie = await signIn(system.url, email, "old browser");
+    // Aged before its first API request, so no gateway holds it with its real creation time.
+    await db.query("UPDATE session SET created_at = now() - interval '11 minutes' WHERE user_id = (SELECT id FROM \"user\" WHERE email = $1)", [email]);
+    const old = withCookie(system.url, cookie);
+    for (const scopes of [["account"], ["keys"], ["keys", "weight:read"]]) {
+      const refused = await old.post("/api/keys", { name: "escalate", scopes });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatch(/sign in again/);
+    }
+    expect((await old.delete("/api/account")).status).toBe(403);
+    expect((await old.post("/api/keys", { name: "data only", scopes: ["weight:read"] })).status).toBe(200);
+    expect((await old.get("/api/keys")).body.map((k: { name: string }) => k.name)).not.toContain("escalate");
+    const fresh = withCookie(system.url, await signIn(system.url, email, "new browser"));
+    expect((await fresh.post("/api/keys", { name: "admin", scopes: ["keys", "account"] })).status).toBe(200);
+  });
+
+  it("a key never outlives the key that made it: the new key's expiry is capped at its maker's", async () => {
+    const { session } = await newAccount();
+    const maker = await session.post("/api/keys", { name: "one day", scopes: ["keys", "weight:read"], expiresInDays: 1 });
+    const manager = client(system.url, maker.body.key);
+    for (const body of [{ name: "forever", scopes: ["weight:read"] }, { name: "a month", scopes: ["weight:read"], expiresInDays: 30 }]) {
+      const made = await manager.post("/api/keys", body);
+      expect(made.status).toBe(200);
+      expect(made.body.expiresAt).not.toBeNull();
+      expect(made.body.expiresAt).toBeLessThanOrEqual(maker.body.expiresAt);
+      expect(made.body.expiresAt).toBeGreaterThan(maker.body.expiresAt - 60_000);
+      const listed = (await session.get("/api/keys")).body.find((k: { id: string }) => k.id === made.body.id);
+      expect(listed.expiresAt).toBe(made.body.expiresAt);
+    }
+    // A key without an expiry makes keys as long-lived as asked.
+    const unbounded = client(system.url, (await session.post("/api/keys", { name: "no expiry", scopes: ["keys", "weight:read"] })).body.key);
+    expect((await unbounded.post("/api/keys", { name: "forever", scopes: ["weight:read"] })).body.expiresAt).toBeNull();
+  });
+
   it("revokes a key: its next request is a 401; another account's key id is a 404", async () => {
     const { session } = await newAccount();
     const other = await newAccount();

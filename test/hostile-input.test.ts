@@ -8,6 +8,7 @@ import { hostileRequests, READ_SCOPES, type Context } from "./support/hostile/re
 import { ACCOUNT_A_EMAIL, targets } from "./support/hostile/schema.ts";
 import { report, sendAll } from "./support/hostile/send.ts";
 import { seed, seedCredentials, snapshot } from "./support/hostile/state.ts";
+import { connectAgent } from "./support/oauth-agent.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -62,8 +63,13 @@ describe("hostile input", () => {
     const [apiA, apiB] = [client(system.url, a.key), client(system.url, b.key)];
     const [credentialsA, credentialsB] = [await seedCredentials(system.url, a.email, 8), await seedCredentials(system.url, b.email, 4)];
     const ids = { A: await seed(apiA, 8), B: await seed(apiB, 4) };
-    ids.A = { ...ids.A, keys: credentialsA.keys, sessions: credentialsA.sessions };
-    ids.B = { ...ids.B, keys: credentialsB.keys, sessions: credentialsB.sessions };
+    // Agents each account let in, for the connected-apps routes to list and revoke.
+    const agents = async (email: string) => [
+      (await connectAgent(system.url, "weight:read", { email })).client.client_id,
+      (await connectAgent(system.url, "weight:read offline_access", { email })).client.client_id,
+    ];
+    ids.A = { ...ids.A, keys: credentialsA.keys, sessions: credentialsA.sessions, apps: await agents(a.email) };
+    ids.B = { ...ids.B, keys: credentialsB.keys, sessions: credentialsB.sessions, apps: await agents(b.email) };
     const ctx: Context = {
       keys: {
         A: a.key, B: b.key,

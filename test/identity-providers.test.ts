@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { buildGateway, loadGatewayConfig } from "@fit/gateway";
 import { freePort, uniqueTag } from "@fit/testing";
 import { browser, type Browser } from "./support/browser.ts";
+import { client } from "./support/http.ts";
+import { authorizationRequest, discover, insecure, oauth, register } from "./support/oauth-agent.ts";
 import { startIdentityProvider, type IdentityProvider } from "./support/oidc-provider.ts";
 import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -135,6 +137,61 @@ describe("OpenID Connect sign-in", () => {
     expect((await claimed.as.request(new URL("/api/dashboard", system.url))).status).toBe(401);
     const again = await signInAs("early-claimant");
     expect(again.landedAt.search).toBe("?error=account_not_linked");
+  });
+});
+
+/** The browser's signed-in person lets an agent in (authorize, consent), which takes an access and a refresh token. */
+const grantAgent = async (as: Browser) => {
+  const server = await discover(system.url);
+  const agent = await register(server, "Claimant's agent");
+  const resource = `${system.url}/mcp`;
+  const { url, verifier, state } = await authorizationRequest(server, agent, "weight:read offline_access", resource);
+  const consentLocation = new URL((await as.request(url, { headers: { accept: "text/html" } })).headers.get("location") ?? "", system.url);
+  expect(consentLocation.pathname).toBe("/oauth/consent");
+  await (await as.request(consentLocation, { headers: { accept: "text/html" } })).arrayBuffer();
+  const decided = await as.request(new URL("/oauth/consent", system.url), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ decision: "allow", oauth_query: consentLocation.search.slice(1) }).toString(),
+  });
+  const params = oauth.validateAuthResponse(server, agent, new URL(decided.headers.get("location") ?? ""), state);
+  const tokens = await oauth.processAuthorizationCodeResponse(server, agent,
+    await oauth.authorizationCodeGrantRequest(server, agent, oauth.None(), params, "http://127.0.0.1:9/callback", verifier, { ...insecure, additionalParameters: { resource } }));
+  const refresh = async () => {
+    const response = await oauth.refreshTokenGrantRequest(server, agent, oauth.None(), tokens.refresh_token!, { ...insecure, additionalParameters: { resource } });
+    return oauth.processRefreshTokenResponse(server, agent, response).then(() => "refreshed", (error: { error?: string }) => error.error);
+  };
+  return { access: client(system.url, tokens.access_token), refresh };
+};
+
+describe("an early claimant, once the mailbox's owner proves the email", () => {
+  it("keeps nothing: its sessions, the keys it made and its agents' grants end at once, on every replica", async () => {
+    const address = email();
+    idp.addUser("hijacker", { email: address, emailVerified: false });
+    const claimed = await signInAs("hijacker");
+    const cookie = claimed.as.cookies(origin);
+    const key = await claimed.as.request(new URL("/api/keys", system.url), json({ name: "kept for later" }));
+    expect(key.status).toBe(200);
+    const { key: secret } = (await key.json()) as { key: string };
+    const agent = await grantAgent(claimed.as);
+    expect(await agent.refresh()).toBe("refreshed");
+
+    // Another gateway on the same database and NATS, holding the claimant's session and key in its cache.
+    const replica = await system.replica();
+    const held = [client(replica, secret), client(replica), client(system.url, secret), agent.access];
+    const headersOf = (i: number): Record<string, string> => (i === 1 ? { cookie } : {});
+    for (let round = 0; round < 3; round++) {
+      for (const [i, api] of held.entries()) expect((await api.get("/api/weight", headersOf(i))).status).toBe(200);
+    }
+
+    const owner = await magicLinkSignIn(address);
+    for (const [i, api] of held.entries()) expect((await api.get("/api/weight", headersOf(i))).status, `credential ${i}`).toBe(401);
+    expect((await claimed.as.request(new URL("/api/weight", system.url))).status).toBe(401);
+    expect(await agent.refresh()).toBe("invalid_grant");
+    // The owner's own session, made by the proof, works, and inherits neither keys nor connected apps.
+    expect((await owner.as.request(new URL("/api/keys", system.url))).status).toBe(200);
+    expect(await (await owner.as.request(new URL("/api/keys", system.url))).json()).toEqual([]);
+    expect(await (await owner.as.request(new URL("/api/connected-apps", system.url))).json()).toEqual({ items: [] });
   });
 });
 

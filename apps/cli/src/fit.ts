@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { accountCommands } from "./commands/account.ts";
+import { appsCommands } from "./commands/apps.ts";
 import { dashboardCommand } from "./commands/dashboard.ts";
 import { foodCommands } from "./commands/food.ts";
 import { importCommand } from "./commands/import.ts";
@@ -25,6 +26,7 @@ dashboardCommand(program);
 targetsCommands(program);
 workoutsCommands(program);
 importCommand(program);
+appsCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -77,6 +77,9 @@ export const api = {
   revokeKey: (id: string) => call<Ok>("DELETE", `/api/keys/${id}`),
   sessions: () => call<T.SessionInfo[]>("GET", "/api/sessions"),
   revokeSession: (id: string) => call<Ok>("DELETE", `/api/sessions/${id}`),
-  revokeOtherSessions: () => call<{ ok: true; revoked: number }>("POST", "/api/sessions/revoke-others"),
+  revokeOtherSessions: (endConnectedApps: boolean) =>
+    call<{ ok: true; revoked: number; connectedApps: number }>("POST", `/api/sessions/revoke-others${endConnectedApps ? "?connectedApps=revoke" : ""}`),
+  connectedApps: () => call<{ items: T.ConnectedApp[] }>("GET", "/api/connected-apps"),
+  revokeConnectedApp: (clientId: string) => call<Ok>("DELETE", `/api/connected-apps/${encodeURIComponent(clientId)}`),
   deleteAccount: () => call<Ok>("DELETE", "/api/account"),
 };

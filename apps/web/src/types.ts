@@ -20,5 +20,6 @@ export type ApiKey = C.ApiKey;
 export type ApiKeyCreate = z.input<typeof C.ApiKeyCreate>;
 export type ApiKeyCreated = z.infer<typeof C.ApiKeyCreated>;
 export type SessionInfo = C.SessionInfo;
+export type ConnectedApp = C.ConnectedApp;
 export type SessionView = z.infer<typeof C.SessionView>;
 export type Scope = C.Scope;

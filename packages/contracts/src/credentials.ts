@@ -61,6 +61,43 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
 
 export const SessionList = z.array(SessionInfo).meta({ id: "SessionList" });
 
+export const RevokeOthersQuery = z.object({
+  connectedApps: z
+    .enum(["keep", "revoke"], { error: "connectedApps must be keep or revoke" })
+    .default("keep")
+    .meta({ description: "`revoke`: also end every connected app's grant (GET /api/connected-apps). Default `keep`: agents keep working." }),
+});
+
 export const RevokedCount = z
-  .object({ ok: z.literal(true), revoked: z.number().int().min(0) })
-  .meta({ id: "RevokedCount", description: "How many sessions were revoked." });
+  .object({
+    ok: z.literal(true),
+    revoked: z.number().int().min(0).meta({ description: "Sessions signed out." }),
+    connectedApps: z.number().int().min(0).meta({ description: "Connected apps whose grant ended (0 unless asked with `connectedApps=revoke`)." }),
+  })
+  .meta({ id: "RevokedCount", description: "How many sessions, and connected apps, were revoked." });
+
+/** An OAuth client id as the authorization server hands them out: visible ASCII, no spaces. */
+export const ClientIdParams = z.object({
+  clientId: z
+    .string()
+    .regex(/^[\x21-\x7E]{1,255}$/, { error: "clientId must be 1 to 255 visible ASCII characters" })
+    .meta({ description: "The app's OAuth client id, as listed." }),
+});
+
+export const ConnectedApp = z
+  .object({
+    clientId: z.string(),
+    name: z.string().nullable().meta({ description: "The name it registered with (`client_name`), or null. Chosen by the app itself." }),
+    scopes: z.array(z.string()).meta({ description: "What the account consented to (`offline_access`: it may refresh its tokens)." }),
+    selfRegistered: z.boolean().meta({ description: "true: the app registered itself (open dynamic registration); nobody vouches for its name." }),
+    redirectHosts: z.array(z.string()).meta({ description: "Where its authorizations are sent back to (the hosts of its redirect URIs)." }),
+    createdAt: TimestampMs.meta({ description: "When the account first let it in." }),
+    lastUsedAt: TimestampMs.nullable().meta({
+      description: "When it last got tokens with a refresh token: its last authorization with `offline_access`, or its last refresh. " +
+        "null when it never held a refresh token (its access tokens are not recorded).",
+    }),
+  })
+  .meta({ id: "ConnectedApp", description: "An agent (OAuth client) the account let in." });
+export type ConnectedApp = z.infer<typeof ConnectedApp>;
+
+export const ConnectedAppList = z.object({ items: z.array(ConnectedApp) }).meta({ id: "ConnectedAppList" });

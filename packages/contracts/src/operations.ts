@@ -6,7 +6,9 @@ import {
   WeightCreate, WeightEdit, WeightIngest, WeightListQuery, WeightPage,
 } from "./body-metrics.ts";
 import { AgentQuery, AgentReply, AgentRequest, CoachUsage } from "./coach.ts";
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, RevokedCount, SessionList } from "./credentials.ts";
+import {
+  ApiKeyCreate, ApiKeyCreated, ApiKeyList, ClientIdParams, ConnectedAppList, RevokedCount, RevokeOthersQuery, SessionList,
+} from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
   DailyTotalList, FoodDescribe, FoodDescribed, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
@@ -208,7 +210,11 @@ export const operations = {
     summary: "Create an API key",
     description: "Answers the key once (`key`); only its hash is stored. A key never gets a scope the calling credential " +
       "lacks (403): a session may grant any; a key needs the `keys` scope and holds only what it was granted. Omitted " +
-      "`scopes` (every data scope) needs a caller with every data scope. `keys` and `account` are held only when named.",
+      "`scopes` (every data scope) needs a caller with every data scope. `keys` and `account` are held only when named, " +
+      "and a session may grant them only when signed in within the last 10 minutes (403: sign in again), as deleting the " +
+      "account asks. A key never outlives the key that makes it: when the calling key expires, the new key's expiry is " +
+      "cut to the caller's (an omitted or longer `expiresInDays` included; `expiresAt` in the answer says when). A key " +
+      "made by a session may live as long as asked.",
     body: ApiKeyCreate, response: ApiKeyCreated, errors: [400, 413, 415],
   }),
   listApiKeys: define({
@@ -239,8 +245,26 @@ export const operations = {
   revokeOtherSessions: define({
     id: "revokeOtherSessions", method: "POST", path: "/api/sessions/revoke-others", service: "gateway", tag: "Sessions",
     scope: "account", credential: "session", summary: "Revoke every session but this one",
-    description: "Signs out every other device at once. Session cookie only.",
-    response: RevokedCount, errors: [],
+    description: "Signs out every other device at once. Session cookie only. Connected apps (agents) keep working unless " +
+      "`connectedApps=revoke` is given: then every app's grant ends too, as DELETE /api/connected-apps/{clientId} ends one.",
+    query: RevokeOthersQuery, response: RevokedCount, errors: [400],
+  }),
+  listConnectedApps: define({
+    id: "listConnectedApps", method: "GET", path: "/api/connected-apps", service: "gateway", tag: "Connected apps", scope: "keys",
+    summary: "List the agents the account let in",
+    description: "One item per OAuth client holding a grant of the account (a consent, or a live refresh token), most recently " +
+      "used first. `lastUsedAt` is its last token issue with a refresh token (authorization with `offline_access`, or a refresh), " +
+      "read from the authorization server's own records; null when it holds no refresh token. Like key management: a session, " +
+      "or a key granted `keys`; an agent's token never holds `keys` (403).",
+    response: ConnectedAppList, errors: [],
+  }),
+  revokeConnectedApp: define({
+    id: "revokeConnectedApp", method: "DELETE", path: "/api/connected-apps/:clientId", service: "gateway", tag: "Connected apps",
+    scope: "keys", summary: "Revoke a connected app",
+    description: "Ends the app's consent and every access and refresh token of the account for it at once: their next request, " +
+      "on any gateway, is a 401, and a refresh is `invalid_grant`. To connect again the app must ask for consent again. 404 when " +
+      "the account has no grant for that client (another account's, or an unknown id).",
+    params: ClientIdParams, response: Ack, errors: [400, 404],
   }),
   ingestWeight: define({
     id: "ingestWeight", method: "POST", path: "/api/ingest/weight", service: "gateway", tag: "Weight", scope: "weight:write",

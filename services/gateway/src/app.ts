@@ -19,6 +19,7 @@ import { coachRoutes } from "./routes/coach.ts";
 import { dashboardRoute } from "./routes/dashboard.ts";
 import { forwardRoutes } from "./routes/forward.ts";
 import { ingestRoute } from "./routes/ingest.ts";
+import { connectedAppRoutes } from "./routes/connected-apps.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { oauthMetadataRoutes } from "./routes/oauth-metadata.ts";
@@ -95,7 +96,8 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
           dashboardRoute(api, { bus, timeoutMs: config.DASHBOARD_TIMEOUT_MS });
           coachRoutes(api, { bus, timeoutMs: config.COACH_TIMEOUT_MS });
           keyRoutes(api, { identity, store });
-          sessionRoutes(api, { store, revoked: identity.revoked });
+          sessionRoutes(api, { store, identity });
+          connectedAppRoutes(api, { store, identity });
           accountRoutes(api, { store, bus, relay, revoked: identity.revoked });
           // Any other /api path lands here after authentication and the rate limit: a 404 from authorize, so an
           // unknown-path flood is counted like any other.

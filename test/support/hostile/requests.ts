@@ -5,7 +5,7 @@ import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
 type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-session" | "D-session" | "ingest" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions";
+export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
 export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read"];
@@ -133,7 +133,10 @@ const extraHeaders = weighted<Record<string, string>>(
 
 const resources: [prefix: string, Resource][] = [
   ["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"], ["/api/keys", "keys"], ["/api/sessions", "sessions"],
+  ["/api/connected-apps", "apps"],
 ];
+/** A path's one parameter: a resource's id, or a connected app's client id. */
+const PATH_PARAM = /:(id|clientId)\b/;
 const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
 
 const requestFor = (t: Target, ctx: Context) => {
@@ -156,7 +159,7 @@ const requestFor = (t: Target, ctx: Context) => {
       const account = credential.startsWith("B") ? "B" : "A";
       const credentialRefused = refusesCredential(t, credential, write, plan.origin, ctx);
       let idKind = plan.id.kind;
-      const hasId = t.path.includes(":id");
+      const hasId = PATH_PARAM.test(t.path);
       let body = plan.body(false);
       const [contentType, contentTypeRefused] = plan.contentType;
       let mustRefuse = credentialRefused || (hasId && idKind !== "own") || (!!t.body && (body.refused || contentTypeRefused));
@@ -186,7 +189,7 @@ const requestFor = (t: Target, ctx: Context) => {
         ...Object.entries(plan.extra).map(([name, value]) => `${name} ${excerpt(value)}`),
       ];
       return {
-        target: t.id, method: t.method, url: t.path.replace(":id", id) + plan.query.text, headers, credential, mustRefuse, labels,
+        target: t.id, method: t.method, url: t.path.replace(PATH_PARAM, id) + plan.query.text, headers, credential, mustRefuse, labels,
         body: body.text === undefined ? undefined : encodeBody(body.text, contentType.includes("latin1") ? "latin1" : "utf8"),
       };
     });

@@ -85,9 +85,12 @@ const Keys = () => {
   );
 };
 
-const Sessions = () => {
+const Sessions = ({ onAppsChanged }: { onAppsChanged: () => void }) => {
   const { value: sessions, error, reload } = useLoad(() => api.sessions(), []);
+  const [endApps, setEndApps] = useState(false);
   const act = (action: Promise<unknown>) => void action.finally(() => void reload());
+  // Signing out a browser should not cut off an agent unasked: the apps go only when ticked (docs/decisions/0057-connected-apps.md).
+  const signOutOthers = () => act(api.revokeOtherSessions(endApps).then(() => endApps && onAppsChanged()));
   return (
     <section class="card" aria-labelledby="settings-sessions">
       <h2 id="settings-sessions">Sessions</h2>
@@ -103,7 +106,51 @@ const Sessions = () => {
           </li>
         ))}
       </ul>
-      {(sessions?.length ?? 0) > 1 && <button type="button" class="secondary" onClick={() => act(api.revokeOtherSessions())}>Sign out everywhere else</button>}
+      {(sessions?.length ?? 0) > 1 && (
+        <div class="row">
+          <button type="button" class="secondary" onClick={signOutOthers}>Sign out everywhere else</button>
+          <label><input type="checkbox" checked={endApps} onChange={(event) => setEndApps(event.currentTarget.checked)} /> and disconnect every connected app</label>
+        </div>
+      )}
+    </section>
+  );
+};
+
+const ConnectedApps = ({ version }: { version: number }) => {
+  const { value, error: loadError, reload } = useLoad(() => api.connectedApps(), [version]);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const revoke = async (clientId: string) => {
+    setConfirming(null);
+    await api.revokeConnectedApp(clientId).catch((caught: ApiError) => setError(caught.message));
+    await reload();
+  };
+  const apps = value?.items ?? [];
+  return (
+    <section class="card" aria-labelledby="settings-apps">
+      <h2 id="settings-apps">Connected apps</h2>
+      <p class="muted">Agents you allowed to act for you. Revoking one ends its access at once; it must ask you again to reconnect.</p>
+      {(loadError ?? error) && <p class="error" role="alert">{loadError ?? error}</p>}
+      {value && apps.length === 0 && <p>No connected apps.</p>}
+      <ul class="list" aria-label="Connected apps">
+        {apps.map((app) => (
+          <li key={app.clientId}>
+            <div>
+              <strong>{app.name ?? "Unnamed app"}</strong>{app.selfRegistered && <span class="muted"> · self-registered</span>}
+              <div class="muted">{app.scopes.join(", ")}{app.redirectHosts.length ? ` · returns to ${app.redirectHosts.join(", ")}` : ""} · connected {formatTime(app.createdAt)}
+                {" · "}{app.lastUsedAt ? `last used ${formatTime(app.lastUsedAt)}` : "no refresh yet"}</div>
+            </div>
+            <div class="actions">
+              {confirming === app.clientId ? (
+                <div class="danger-zone" role="group" aria-label={`Confirm revoking ${app.name ?? app.clientId}`}>
+                  <button type="button" class="danger" onClick={() => void revoke(app.clientId)}>Yes, revoke</button>
+                  <button type="button" class="secondary" onClick={() => setConfirming(null)}>Keep it</button>
+                </div>
+              ) : <button type="button" class="danger" onClick={() => setConfirming(app.clientId)} aria-label={`Revoke ${app.name ?? app.clientId}`}>Revoke</button>}
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 };
@@ -135,11 +182,15 @@ const Account = () => {
   );
 };
 
-export const SettingsPage = () => (
-  <>
-    <h1>Settings</h1>
-    <Keys />
-    <Sessions />
-    <Account />
-  </>
-);
+export const SettingsPage = () => {
+  const [appsVersion, setAppsVersion] = useState(0);
+  return (
+    <>
+      <h1>Settings</h1>
+      <Keys />
+      <Sessions onAppsChanged={() => setAppsVersion((version) => version + 1)} />
+      <ConnectedApps version={appsVersion} />
+      <Account />
+    </>
+  );
+};

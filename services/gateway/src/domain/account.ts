@@ -1,15 +1,14 @@
 import { accountExportParts, type ExportPart } from "@fit/contracts";
 import type { Credential } from "../identity/credential.ts";
-
-/** How recently a session must have signed in to delete the account (docs/security.md). */
-const FRESH_SESSION_MS = 10 * 60_000;
+import { signedInRecently } from "./recent-sign-in.ts";
 
 /**
  * Deleting the account needs proof that its owner is at the keyboard now: a session signed in within the last
- * 10 minutes, or a key granted the `account` scope by name (the scope check has already required it).
+ * 10 minutes, or a key granted the `account` scope by name (the scope check has already required it; only such a
+ * session can grant it, see grantNeedsRecentSignIn).
  */
 export const confirmsDeletion = (credential: Credential, now: number): boolean =>
-  credential.kind === "api_key" || (credential.kind === "session" && now - credential.createdAt <= FRESH_SESSION_MS);
+  credential.kind === "api_key" || signedInRecently(credential, now);
 
 export type PageOf = (part: ExportPart, after: string | null) => Promise<{ rows: unknown[]; next: string | null }>;
 

@@ -69,7 +69,7 @@ export function createApiKeyResolver(store: Pick<IdentityStore, "findApiKey" | "
     const scopes = scopesOf(row.permissions);
     if (!row.lastRequest || now - row.lastRequest.getTime() >= LAST_USE_RESOLUTION_MS) await store.touchApiKey(row.id);
     return {
-      caller: { accountId: row.accountId, email: row.email, scopes, credential: { kind: "api_key", id: row.id } },
+      caller: { accountId: row.accountId, email: row.email, scopes, credential: { kind: "api_key", id: row.id, expiresAt: row.expiresAt?.getTime() ?? null } },
       expiresAt: row.expiresAt?.getTime() ?? null,
     };
   };

@@ -26,6 +26,23 @@ const OAUTH_CONSENT_PAGE = "/oauth/consent";
  */
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
+/**
+ * better-auth writes `emailVerified: true` only onto an unverified account (a magic link followed, a provider that
+ * now says it verified the email); its update hooks see the data before, the account's id only after. The
+ * before-hook marks the call (by its endpoint context, which both hooks get) and the after-hook acts on it.
+ */
+const emailProofHooks = (onEmailProven: AuthOptions["onEmailProven"]) => {
+  const proving = new WeakSet<object>();
+  return {
+    before: async (data: { emailVerified?: unknown }, context: object | null | undefined) => {
+      if (data.emailVerified === true && context) proving.add(context);
+    },
+    after: async (user: { id: string; emailVerified: boolean }, context: object | null | undefined) => {
+      if (context && proving.delete(context) && user.emailVerified) await onEmailProven(user.id);
+    },
+  };
+};
+
 export interface AuthOptions {
   store: Pick<IdentityStore, "authDatabase" | "retireOlderMagicLinks">;
   /** The public URL; its origin is always trusted, and https makes cookies Secure with the __Secure- prefix. */
@@ -38,6 +55,11 @@ export interface AuthOptions {
   logger: IdentityLogger;
   /** OpenID Connect, Google and GitHub sign-in; none by default. */
   providers?: IdentityProviders;
+  /**
+   * Called when an account's email becomes proven, before the proving sign-in gets its session: what the account
+   * gathered while unproven is ended there (docs/decisions/0057-connected-apps.md).
+   */
+  onEmailProven: (accountId: string) => Promise<void>;
 }
 
 const noProviders: IdentityProviders = { oidc: undefined, google: undefined, github: undefined };
@@ -91,9 +113,10 @@ export function createAuth(options: AuthOptions) {
         rateLimit: { enabled: false },
         // Scopes travel in `permissions`, which only server-side calls may set.
         enableMetadata: false,
-        // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts).
+        // The bounds POST /api/keys documents (packages/contracts/src/credentials.ts); the 1-day minimum is checked
+        // on the request (issue-account-key.ts), since a key made by an expiring key is cut to what its maker has left.
         maximumNameLength: 100,
-        keyExpiration: { maxExpiresIn: 3650 },
+        keyExpiration: { maxExpiresIn: 3650, minExpiresIn: 0 },
       }),
       // Signs the access tokens; its keys live in the identity schema (private halves encrypted with the secret).
       jwt({ jwt: { issuer }, disableSettingJwtHeader: true }),
@@ -119,6 +142,7 @@ export function createAuth(options: AuthOptions) {
       ...oidcPlugins(providers),
     ],
     socialProviders: socialProviders(providers),
+    databaseHooks: { user: { update: emailProofHooks(options.onEmailProven) } },
     account: {
       // A provider's account joins the account with the same email only when the provider says it verified that
       // email, and only an account whose own email is proven (a magic link was followed). No provider is

@@ -6,7 +6,8 @@ import type { Caller } from "@fit/service-kit";
  */
 export type Credential =
   | { kind: "session"; id: string; createdAt: number }
-  | { kind: "api_key"; id: string }
+  /** `expiresAt`: when the key stops working (ms since the epoch), or null; a key it makes never outlives it. */
+  | { kind: "api_key"; id: string; expiresAt: number | null }
   /** An OAuth access token issued to an agent: `id` is the token's jti, `clientId` the agent it was issued to. */
   | { kind: "oauth"; id: string; clientId: string };
 

@@ -1,7 +1,7 @@
 // The gateway's identity: better-auth for sign-in, key management and agents' OAuth, plus the per-request
 // credential check.
 import { bearerToken, createApiKeyResolver, isApiKey } from "./api-key-credential.ts";
-import { createAuth, mcpUrlOf, type Auth, type AuthOptions } from "./auth.ts";
+import { ACCESS_TOKEN_TTL_SECONDS, createAuth, mcpUrlOf, type Auth, type AuthOptions } from "./auth.ts";
 import type { AuthenticatedCaller } from "./credential.ts";
 import { createCredentialCache, type CredentialCache } from "./credential-cache.ts";
 import { issueAccountKey, issueKey, type IssuedKey, type IssueKeyOptions } from "./issue-account-key.ts";
@@ -35,6 +35,11 @@ export interface Identity {
   revokeAccessTokenId(jti: string, expiresAt: Date): Promise<void>;
   /** Carries a stored revocation to every replica's credential cache (see Revocations). */
   revoked: Revocations["revoked"];
+  /**
+   * Ends the account's OAuth grant of one client (or of every client): consent, refresh tokens and every access
+   * token issued until now, on every replica.
+   */
+  revokeConnectedApps(accountId: string, clientId?: string): Promise<void>;
   /** Creates the account if new, then a key for it. Server-side only. */
   issueAccountKey(email: string, options?: IssueKeyOptions): Promise<IssuedKey>;
   /** A key for an existing account (POST /api/keys); the caller has checked the scopes it may grant. */
@@ -43,8 +48,12 @@ export interface Identity {
   readyProviders(): Promise<string[]>;
 }
 
-export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
-  store: Pick<IdentityStore, "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenLive" | "revokeAccessToken">;
+export type IdentityOptions = Omit<AuthOptions, "logger" | "store" | "onEmailProven"> & {
+  store: Pick<
+    IdentityStore,
+    | "authDatabase" | "findApiKey" | "touchApiKey" | "retireOlderMagicLinks" | "isAccessTokenLive" | "revokeAccessToken"
+    | "revokeGrants" | "endUnprovenAccess" | "markOperatorKey"
+  >;
   logger?: IdentityLogger;
   /**
    * The credential cache and the revocations that reach it (docs/decisions/0027-credential-cache.md). Without
@@ -53,10 +62,20 @@ export type IdentityOptions = Omit<AuthOptions, "logger" | "store"> & {
   credentials?: { cache: CredentialCache; revocations: Revocations };
 };
 
+/** A grant revocation now: its rows are kept as long as an access token issued before it may live. */
+const revocationNow = () => ({ at: new Date(), forgetBefore: new Date(Date.now() - ACCESS_TOKEN_TTL_SECONDS * 1000) });
+
 export function createIdentity(options: IdentityOptions): Identity {
-  const auth = createAuth({ ...options, logger: options.logger ?? silentLogger });
+  const { store } = options;
   const cache = options.credentials?.cache ?? createCredentialCache({ maxEntries: 0, ttlMs: 0 });
   const { revoked }: Revocations = options.credentials?.revocations ?? { revoked: async (what) => cache.invalidate(what) };
+  // Sessions, keys made by a sign-in and agents' grants of the unproven account end on every replica before the
+  // owner's own session is made (docs/decisions/0057-connected-apps.md).
+  const onEmailProven = async (accountId: string) => {
+    await store.endUnprovenAccess(accountId, revocationNow());
+    await revoked({ accountId });
+  };
+  const auth = createAuth({ ...options, logger: options.logger ?? silentLogger, onEmailProven });
   const resolveApiKey = createApiKeyResolver(options.store, cache);
   const resolveSession = createSessionResolver(auth, cache);
   const signOutPath = `${auth.options.basePath}/sign-out`;
@@ -91,6 +110,11 @@ export function createIdentity(options: IdentityOptions): Identity {
       return resolveSession(cookie);
     },
     revoked,
+    async revokeConnectedApps(accountId, clientId) {
+      await store.revokeGrants(accountId, { clientId, ...revocationNow() });
+      // Access tokens are held in caches by their jti, not their client: the account's credentials are read again.
+      await revoked({ accountId });
+    },
     async revokeAccessToken(token, clientId) {
       const claims = await verifyOAuthToken(token).catch(() => null);
       if (!claims || claims.azp !== clientId) return false;
@@ -98,7 +122,11 @@ export function createIdentity(options: IdentityOptions): Identity {
       return true;
     },
     revokeAccessTokenId,
-    issueAccountKey: (email, issueOptions) => issueAccountKey(auth, email, issueOptions),
+    async issueAccountKey(email, issueOptions) {
+      const issued = await issueAccountKey(auth, email, issueOptions);
+      await store.markOperatorKey(issued.id);
+      return issued;
+    },
     issueKey: (accountId, issueOptions) => issueKey(auth, accountId, issueOptions),
     readyProviders: async () => (await auth.$context).socialProviders.map((provider) => provider.id),
   };

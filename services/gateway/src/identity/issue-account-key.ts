@@ -12,9 +12,13 @@ export interface IssueKeyOptions {
   scopes?: string[] | undefined;
   /** Omitted: never expires. Otherwise 1 day to 3650 days (the plugin's bounds, set in auth.ts). */
   expiresInSeconds?: number | undefined;
+  /** The latest the key may expire (its maker's own expiry): a longer or absent expiry is cut to it. */
+  notAfter?: Date | null | undefined;
 }
 
 export interface IssuedKey {
+  /** The key's id. */
+  id: string;
   accountId: string;
   email: string;
   /** The only time the key is visible: only its hash is stored. */
@@ -37,24 +41,34 @@ const parse = <T extends z.ZodType>(schema: T, input: unknown): z.output<T> => {
   throw new AppError("validation", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
 };
 
-/** A new key for an existing account; the plugin's record, with the key itself (shown once). */
-export async function issueKey(auth: Auth, accountId: string, options: IssueKeyOptions = {}) {
+/**
+ * A new key for an existing account; the plugin's record, with the key itself (shown once). With `notAfter`, the
+ * plugin is asked for no more than the whole seconds left until then, and since it counts them from its own clock
+ * a moment later, the stored expiry is then set to `notAfter` exactly when it came out later.
+ */
+export async function issueKey(auth: Auth, accountId: string, { notAfter, ...options }: IssueKeyOptions = {}) {
   const input = parse(Options, options);
-  return auth.api.createApiKey({
+  const left = notAfter ? Math.max(1, Math.floor((notAfter.getTime() - Date.now()) / 1000)) : undefined;
+  const expiresIn = left === undefined ? input.expiresInSeconds : Math.min(input.expiresInSeconds ?? left, left);
+  const issued = await auth.api.createApiKey({
     body: {
       userId: accountId,
       ...(input.name ? { name: input.name } : {}),
-      ...(input.expiresInSeconds ? { expiresIn: input.expiresInSeconds } : {}),
+      ...(expiresIn ? { expiresIn } : {}),
       ...(input.scopes ? { permissions: { scopes: [...new Set(input.scopes)] } } : {}),
     },
   });
+  if (!notAfter || !issued.expiresAt || issued.expiresAt <= notAfter) return issued;
+  const { adapter } = await auth.$context;
+  await adapter.update({ model: "apikey", where: [{ field: "id", value: issued.id }], update: { expiresAt: notAfter } });
+  return { ...issued, expiresAt: notAfter };
 }
 
 export async function issueAccountKey(auth: Auth, email: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
   const { email: address, ...keyOptions } = parse(Input, { email: email.trim(), ...options });
   const { user, created } = await findOrCreateAccount(auth, address);
   const issued = await issueKey(auth, user.id, keyOptions);
-  return { accountId: user.id, email: user.email, key: issued.key, created };
+  return { id: issued.id, accountId: user.id, email: user.email, key: issued.key, created };
 }
 
 async function findOrCreateAccount(auth: Auth, email: string) {

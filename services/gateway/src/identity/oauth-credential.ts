@@ -15,6 +15,7 @@ const AccessTokenClaims = z.object({
   email: z.string(),
   jti: z.string().min(1),
   exp: z.number(),
+  iat: z.number(),
   azp: z.string().min(1),
   scope: z.string().default(""),
 });
@@ -42,7 +43,7 @@ export function createOAuthTokenVerifier({ issuer, audience, jwks }: Omit<OAuthT
   let keys: ReturnType<typeof createLocalJWKSet> | undefined;
   const verify = async (token: string, fresh: boolean) => {
     if (!keys || fresh) keys = createLocalJWKSet(await jwks());
-    return jwtVerify(token, keys, { issuer, audience, typ: "at+jwt", requiredClaims: ["exp", "jti", "sub"] });
+    return jwtVerify(token, keys, { issuer, audience, typ: "at+jwt", requiredClaims: ["exp", "iat", "jti", "sub"] });
   };
   /** The verified claims, or why the token is refused. */
   return async (token: string): Promise<z.infer<typeof AccessTokenClaims> & JWTPayload> => {
@@ -77,8 +78,9 @@ export function createOAuthTokenResolver(check: OAuthTokenCheck, cache: Credenti
   const verify = createOAuthTokenVerifier(check);
   const read = async (token: string) => {
     const claims = await verify(token);
-    // A JWT outlives a deleted account unless the account is checked too: the same single read.
-    if (!(await check.store.isAccessTokenLive(claims.jti, claims.sub))) throw invalidToken("was revoked, or its account deleted");
+    // A JWT outlives a deleted account and an ended grant unless both are checked too: the same single read.
+    const live = await check.store.isAccessTokenLive({ jti: claims.jti, accountId: claims.sub, clientId: claims.azp, issuedAt: new Date(claims.iat * 1000) });
+    if (!live) throw invalidToken("was revoked, its app disconnected, or its account deleted");
     // offline_access only asks for a refresh token; it names no data.
     const scopes = claims.scope.split(" ").filter((scope) => scope && scope !== "offline_access");
     const caller: AuthenticatedCaller = { accountId: claims.sub, email: claims.email, scopes, credential: { kind: "oauth", id: claims.jti, clientId: claims.azp } };

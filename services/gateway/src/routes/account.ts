@@ -4,6 +4,7 @@ import type { Bus } from "@fit/bus";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { confirmsDeletion, exportDocument } from "../domain/account.ts";
 import { apiKeyView } from "../domain/api-keys.ts";
+import { RECENT_SIGN_IN_MINUTES } from "../domain/recent-sign-in.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
@@ -43,7 +44,7 @@ export const accountRoutes = (
 
   serveOperation(app, operations.deleteAccount, async ({ caller, request }) => {
     if (!confirmsDeletion(request.credential, Date.now())) {
-      throw new AppError("forbidden", "sign in again to delete the account: it needs a session signed in within the last 10 minutes");
+      throw new AppError("forbidden", `sign in again to delete the account: it needs a session signed in within the last ${RECENT_SIGN_IN_MINUTES} minutes`);
     }
     await store.account.delete(caller.accountId);
     await revoked({ accountId: caller.accountId });

@@ -1,7 +1,8 @@
 import { ack, AppError, operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
 import { ungrantableScope } from "../auth/scopes.ts";
-import { apiKeyView } from "../domain/api-keys.ts";
+import { apiKeyView, expiryBoundOf, grantNeedsRecentSignIn } from "../domain/api-keys.ts";
+import { RECENT_SIGN_IN_MINUTES } from "../domain/recent-sign-in.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
 
@@ -15,10 +16,15 @@ export const keyRoutes = (app: HttpApp, { identity, store }: KeyRoutesOptions) =
   serveOperation(app, operations.createApiKey, async ({ body, caller, request }) => {
     const beyond = ungrantableScope({ ...caller, credential: request.credential }, body.scopes);
     if (beyond) throw new AppError("forbidden", `this credential cannot grant ${body.scopes ? `the ${beyond} scope` : "full data access"}: it does not hold it`);
+    const needsSignIn = grantNeedsRecentSignIn(request.credential, body.scopes, Date.now());
+    if (needsSignIn) {
+      throw new AppError("forbidden", `sign in again to grant the ${needsSignIn} scope: it needs a session signed in within the last ${RECENT_SIGN_IN_MINUTES} minutes`);
+    }
     const issued = await identity.issueKey(caller.accountId, {
       name: body.name,
       scopes: body.scopes,
       expiresInSeconds: body.expiresInDays === undefined ? undefined : body.expiresInDays * 86_400,
+      notAfter: expiryBoundOf(request.credential),
     });
     return {
       id: issued.id,

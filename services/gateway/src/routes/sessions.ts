@@ -1,5 +1,6 @@
 import { ack, AppError, operations } from "@fit/contracts";
 import { serveOperation, type HttpApp } from "@fit/service-kit";
+import { connectedApps } from "../domain/connected-apps.ts";
 import { sessionView } from "../domain/sessions.ts";
 import type { Identity } from "../identity/identity.ts";
 import type { IdentityStore } from "../store/identity-store.ts";
@@ -11,7 +12,10 @@ import type { IdentityStore } from "../store/identity-store.ts";
  */
 export const sessionRoutes = (
   app: HttpApp,
-  { store, revoked }: { store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions">; revoked: Identity["revoked"] },
+  { store, identity }: {
+    store: Pick<IdentityStore, "listSessions" | "deleteSession" | "deleteOtherSessions" | "connectedAppRows">;
+    identity: Pick<Identity, "revoked" | "revokeConnectedApps">;
+  },
 ) => {
   // authorize has already refused any other credential (the operations are session-only); this only narrows the type.
   const currentSession = (credential: { kind: string; id: string }) => {
@@ -26,14 +30,22 @@ export const sessionRoutes = (
 
   serveOperation(app, operations.revokeSession, async ({ params, caller }) => {
     if (!(await store.deleteSession(caller.accountId, params.id))) throw new AppError("not_found", "session not found");
-    await revoked({ credentialId: params.id });
+    await identity.revoked({ credentialId: params.id });
     return ack;
   });
 
   // Every cached credential of the account goes, the current session too: it is read again at its next request.
-  serveOperation(app, operations.revokeOtherSessions, async ({ caller, request }) => {
+  // Agents keep their grants unless asked: signing out browsers should not silently cut them off
+  // (docs/decisions/0057-connected-apps.md).
+  serveOperation(app, operations.revokeOtherSessions, async ({ caller, request, query }) => {
     const count = await store.deleteOtherSessions(caller.accountId, currentSession(request.credential));
-    await revoked({ accountId: caller.accountId });
-    return { ok: true as const, revoked: count };
+    let apps = 0;
+    if (query.connectedApps === "revoke") {
+      apps = connectedApps(await store.connectedAppRows(caller.accountId)).length;
+      await identity.revokeConnectedApps(caller.accountId);
+    } else {
+      await identity.revoked({ accountId: caller.accountId });
+    }
+    return { ok: true as const, revoked: count, connectedApps: apps };
   });
 };

@@ -29,6 +29,31 @@ export interface ApiKeyListing {
   expiresAt: Date | null;
 }
 
+/** An account's OAuth grants, as the connected-apps list is made from them (domain/connected-apps.ts). */
+export interface ConnectedAppRows {
+  clients: { clientId: string; name: string | null; selfRegistered: boolean; redirectUris: string[] }[];
+  consents: { clientId: string; scopes: string[]; createdAt: Date }[];
+  /** Refresh tokens neither rotated, revoked nor expired. */
+  liveRefreshTokens: { clientId: string; scopes: string[]; createdAt: Date }[];
+  /** The newest refresh token of each client, live or not: its last authorization or refresh. */
+  lastIssues: { clientId: string; at: Date | null }[];
+}
+
+/** Which grants end, when, and which revocation rows are old enough to forget. */
+export interface GrantRevocation {
+  /** One client's grant; omitted: every client's. */
+  clientId?: string | undefined;
+  at: Date;
+  /** Revocation rows older than this name only access tokens that have expired anyway. */
+  forgetBefore: Date;
+}
+
+/** The `client_id` of a revocation row that ends every client's tokens. */
+const ANY_CLIENT = "*";
+
+/** The `metadata` of a key the operator issued (pnpm create-key): the proof of the account's email keeps it. */
+const OPERATOR_KEY = JSON.stringify({ issuedBy: "operator" });
+
 export interface SessionListing {
   id: string;
   createdAt: Date;
@@ -36,6 +61,19 @@ export interface SessionListing {
   userAgent: string | null;
   ipAddress: string | null;
 }
+
+/** The statements that end OAuth grants (see revokeGrants), for a transaction of their caller's. */
+const grantRevocation = (prisma: PrismaClient, userId: string, { clientId, at, forgetBefore }: GrantRevocation) => {
+  const where = { userId, ...(clientId === undefined ? {} : { clientId }) };
+  const key = { userId, clientId: clientId ?? ANY_CLIENT };
+  return [
+    prisma.oauthConsent.deleteMany({ where }),
+    prisma.oauthAccessToken.deleteMany({ where }),
+    prisma.oauthRefreshToken.deleteMany({ where }),
+    prisma.oauthGrantRevocation.upsert({ where: { userId_clientId: key }, create: { ...key, revokedAt: at }, update: { revokedAt: at } }),
+    prisma.oauthGrantRevocation.deleteMany({ where: { revokedAt: { lt: forgetBefore } } }),
+  ];
+};
 
 /**
  * The identity schema: better-auth reads and writes it through its Prisma adapter (sign-in, sessions, keys);
@@ -111,12 +149,60 @@ export const createIdentityStore = (db: Database, adapter: PrismaClientOptionsWi
         DELETE FROM verification WHERE id IN (
           SELECT id FROM links ORDER BY created_at DESC, id DESC OFFSET 1)`;
     },
-    /** Whether an OAuth access token (by its jti) is neither revoked nor its account's deleted: one statement of two key probes. */
-    async isAccessTokenLive(jti: string, accountId: string): Promise<boolean> {
+    /**
+     * Whether an OAuth access token is neither revoked (by its jti), nor its grant ended after it was issued (for
+     * its client, or for every client), nor its account deleted: one statement of four key probes.
+     */
+    async isAccessTokenLive({ jti, accountId, clientId, issuedAt }: { jti: string; accountId: string; clientId: string; issuedAt: Date }): Promise<boolean> {
       const [row] = await prisma.$queryRaw<{ live: boolean }[]>`
         SELECT NOT EXISTS (SELECT 1 FROM oauth_revoked_token WHERE jti = ${jti})
-           AND EXISTS (SELECT 1 FROM "user" WHERE id = ${accountId}::uuid) AS live`;
+           AND EXISTS (SELECT 1 FROM "user" WHERE id = ${accountId}::uuid)
+           AND NOT EXISTS (SELECT 1 FROM oauth_grant_revocation
+                           WHERE user_id = ${accountId}::uuid AND client_id IN (${clientId}, ${ANY_CLIENT}) AND revoked_at >= ${issuedAt}) AS live`;
       return row?.live === true;
+    },
+    /** The account's OAuth grants, of one client or all. */
+    async connectedAppRows(accountId: string, clientId?: string): Promise<ConnectedAppRows> {
+      const where = { userId: accountId, ...(clientId === undefined ? {} : { clientId }) };
+      const [consents, liveRefreshTokens, newest] = await Promise.all([
+        prisma.oauthConsent.findMany({ where, select: { clientId: true, scopes: true, createdAt: true } }),
+        prisma.oauthRefreshToken.findMany({
+          where: { ...where, revoked: null, expiresAt: { gt: new Date() } },
+          select: { clientId: true, scopes: true, createdAt: true },
+        }),
+        prisma.oauthRefreshToken.groupBy({ by: ["clientId"], where, _max: { createdAt: true } }),
+      ]);
+      const ids = [...new Set([...consents, ...liveRefreshTokens].map((row) => row.clientId))];
+      const clients = ids.length === 0 ? [] : await prisma.oauthClient.findMany({
+        where: { clientId: { in: ids } },
+        select: { clientId: true, name: true, userId: true, referenceId: true, redirectUris: true },
+      });
+      return {
+        // Nobody owns a client that registered itself through open dynamic registration.
+        clients: clients.map(({ userId, referenceId, ...client }) => ({ ...client, selfRegistered: userId === null && referenceId === null })),
+        consents,
+        liveRefreshTokens,
+        lastIssues: newest.map((row) => ({ clientId: row.clientId, at: row._max.createdAt })),
+      };
+    },
+    /** Ends OAuth grants of the account at once: consents, refresh and stored access tokens, and every JWT issued until `at`. */
+    async revokeGrants(accountId: string, revocation: GrantRevocation): Promise<void> {
+      await prisma.$transaction(grantRevocation(prisma, accountId, revocation));
+    },
+    /**
+     * Everything an account with an unproven email gathered, ended as its email is proven: its sessions, the keys
+     * made by a sign-in (not the operator's) and its OAuth grants, in one transaction.
+     */
+    async endUnprovenAccess(accountId: string, revocation: Omit<GrantRevocation, "clientId">): Promise<void> {
+      await prisma.$transaction([
+        prisma.session.deleteMany({ where: { userId: accountId } }),
+        prisma.apikey.deleteMany({ where: { referenceId: accountId, OR: [{ metadata: null }, { metadata: { not: OPERATOR_KEY } }] } }),
+        ...grantRevocation(prisma, accountId, revocation),
+      ]);
+    },
+    /** Marks a key as the operator's (see OPERATOR_KEY). */
+    async markOperatorKey(id: string): Promise<void> {
+      await prisma.apikey.update({ where: { id }, data: { metadata: OPERATOR_KEY } });
     },
     /** Lists a revoked access token until it would have expired anyway, and forgets those that have. */
     async revokeAccessToken(jti: string, expiresAt: Date): Promise<void> {

@@ -68,7 +68,7 @@ describe("identity on PostgreSQL", () => {
       accountId: issued.accountId,
       email: issued.email,
       scopes: ["nutrition:read"],
-      credential: { kind: "api_key", id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      credential: { kind: "api_key", id: expect.stringMatching(/^[0-9a-f-]{36}$/), expiresAt: null },
     });
     expect(h.queries.sql).toHaveLength(2);
     expect(h.queries.sql[0]).toMatch(/^\s*SELECT/i);

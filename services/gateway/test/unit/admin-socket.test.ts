@@ -10,7 +10,7 @@ describe("admin socket", () => {
   it("creates a missing DATA_DIR (owner-only) and answers there", async () => {
     const root = await mkdtemp(join(tmpdir(), "fit-admin-"));
     const path = join(root, "not", "yet", "gateway-admin.sock");
-    const issued = { accountId: "00000000-0000-4000-8000-000000000001", email: "a@example.com", key: "fit_x", created: true };
+    const issued = { id: "00000000-0000-4000-8000-000000000002", accountId: "00000000-0000-4000-8000-000000000001", email: "a@example.com", key: "fit_x", created: true };
     const admin = await startAdminSocket({ path, identity: { issueAccountKey: async () => issued }, logger: silentLogger });
     try {
       expect(await requestAccountKey(path, "a@example.com")).toEqual(issued);

@@ -10,7 +10,7 @@ import { createTestIdentity, openIdentityDb, type IdentityDb } from "../identity
 
 const T0 = 1_800_000_000_000;
 const callerOf = (id: string, accountId = "account-1"): AuthenticatedCaller => ({
-  accountId, email: "a@example.com", scopes: null, credential: { kind: "api_key", id },
+  accountId, email: "a@example.com", scopes: null, credential: { kind: "api_key", id, expiresAt: null },
 });
 const expired = () => new AppError("unauthenticated", "expired");
 

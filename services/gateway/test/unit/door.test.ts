@@ -8,7 +8,7 @@ import { authorize, identify } from "../../src/auth/authenticate.ts";
 import type { AuthenticatedCaller } from "../../src/identity/credential.ts";
 import { forwardRoutes } from "../../src/routes/forward.ts";
 
-const credential = { kind: "api_key", id: randomUUID() } as const;
+const credential = { kind: "api_key", id: randomUUID(), expiresAt: null } as const;
 const caller = { accountId: randomUUID(), email: "a@example.com", scopes: null };
 /** What the identify hook leaves on a request, without the identity behind it. */
 const authenticatedAs = (scopes: string[] | null) => async (request: FastifyRequest) => {

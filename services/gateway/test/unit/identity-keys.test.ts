@@ -68,7 +68,7 @@ describe("resolveCaller with an API key", () => {
     const issued = await identity.issueAccountKey(freshEmail());
     const row = await h.prisma.apikey.findFirstOrThrow({ where: { referenceId: issued.accountId } });
     await expect(identity.resolveCaller(bearer(issued.key))).resolves.toEqual({
-      accountId: issued.accountId, email: issued.email, scopes: null, credential: { kind: "api_key", id: row.id },
+      accountId: issued.accountId, email: issued.email, scopes: null, credential: { kind: "api_key", id: row.id, expiresAt: null },
     });
   });
 

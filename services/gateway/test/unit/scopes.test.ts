@@ -5,7 +5,7 @@ import { hasScope } from "../../src/auth/scopes.ts";
 import type { Credential } from "../../src/identity/credential.ts";
 
 const session: Credential = { kind: "session", id: randomUUID(), createdAt: Date.now() };
-const apiKey: Credential = { kind: "api_key", id: randomUUID() };
+const apiKey: Credential = { kind: "api_key", id: randomUUID(), expiresAt: null };
 const caller = (credential: Credential, granted: Scope[] | null) => ({ accountId: randomUUID(), email: "a@example.com", scopes: granted, credential });
 const dataScopes = scopes.filter((s) => !grantedOnlyScopes.includes(s));
 
