@@ -22,6 +22,8 @@ let home: string;
 
 beforeAll(async () => {
   await buildCli();
+  // The gateway reads the web app's index.html when it starts: the build must be there first.
+  ensureWebAppBuilt();
   system = await startSystem({
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
@@ -245,7 +247,6 @@ describe("the web app's Settings", () => {
   const POLL = { timeout: 15_000 };
 
   it("lists connected apps, revokes one only once confirmed, and signs out everywhere with the apps when ticked", async () => {
-    ensureWebAppBuilt();
     const { email, diary, coach } = await personWithAgents();
     const profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
     const context = await launchChromium(profile);
