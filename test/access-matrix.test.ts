@@ -234,7 +234,7 @@ beforeAll(async () => {
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
     // The matrix makes hundreds of requests, refusals and sign-ins a minute from one address: limits are another test's.
-    env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000", REGISTRATION_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN },
+    env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000", REGISTRATION_LIMIT_PER_ADDRESS: "1000", EXCHANGE_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN },
   });
   ownerHolder = holderOf(`${uniqueTag("owner")}@example.com`);
   owner = { email: ownerHolder.email, api: client(system.url, await ownerHolder.key(null)), session: sessionClient(await ownerHolder.cookie()) };

@@ -36,7 +36,7 @@ beforeAll(async () => {
     env: {
       // Limits would turn most of the run into 429s and hide what the validators and stores do with the input.
       ...Object.fromEntries(
-        ["RATE_LIMIT_PER_MINUTE", "REFUSED_LIMIT_PER_MINUTE", "SIGN_IN_LIMIT_PER_ADDRESS", "SIGN_IN_LIMIT_PER_EMAIL", "REGISTRATION_LIMIT_PER_ADDRESS", "COACH_DAILY_CALLS"].map((name) => [name, "1000000"]),
+        ["RATE_LIMIT_PER_MINUTE", "REFUSED_LIMIT_PER_MINUTE", "SIGN_IN_LIMIT_PER_ADDRESS", "SIGN_IN_LIMIT_PER_EMAIL", "REGISTRATION_LIMIT_PER_ADDRESS", "EXCHANGE_LIMIT_PER_ADDRESS", "COACH_DAILY_CALLS"].map((name) => [name, "1000000"]),
       ),
       // A dashboard slowed by a busy CI machine answers 503 by design; that is no verdict on hostile input.
       DASHBOARD_TIMEOUT_MS: "30000",

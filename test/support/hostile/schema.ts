@@ -16,7 +16,7 @@ export interface Schema {
   minItems?: number;
   maxItems?: number;
   items?: Schema;
-  example?: unknown;
+  examples?: unknown[];
   format?: string;
   properties?: Record<string, Schema>;
   required?: string[];
@@ -80,7 +80,9 @@ export const ACCOUNT_A_EMAIL = "hostile-a@example.com";
 
 /** Days the generated bodies and queries use, so the state check knows which days to read. */
 export const DATES = ["2026-03-01", "2026-03-02", "2026-03-03"];
-const isDay = (s: Schema) => typeof s.example === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s.example);
+/** The schema's first example, where it has a text one (JSON Schema 2020-12 `examples`). */
+const exampleOf = (s: Schema) => (typeof s.examples?.[0] === "string" ? s.examples[0] : undefined);
+const isDay = (s: Schema) => /^\d{4}-\d{2}-\d{2}$/.test(exampleOf(s) ?? "");
 
 /** A value the schema accepts (mostly: strings are plain but not always trimmed-valid). */
 export const validValue = (schema: Schema): fc.Arbitrary<unknown> =>
@@ -102,7 +104,8 @@ const validAlternative = (s: Schema): fc.Arbitrary<unknown> => {
       if (s.format === "email") return fc.oneof(fc.constant(ACCOUNT_A_EMAIL), fc.nat({ max: 50 }).map((n) => `hostile-${n}@example.com`));
       const random = fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 40, 40) }).map((t) => `v${t}`.slice(0, s.maxLength ?? 41));
       // Free text that means something (a food, a workout) reaches the estimator, not only its "not recognised".
-      return typeof s.example === "string" ? fc.oneof(fc.constant(s.example), random) : random;
+      const example = exampleOf(s);
+      return example === undefined ? random : fc.oneof(fc.constant(example), random);
     }
   }
 };
