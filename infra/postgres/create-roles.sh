@@ -5,6 +5,14 @@
 # again, it changes nothing but the passwords, which it sets from POSTGRES_PASSWORD_<SERVICE>. Objects an older
 # version created as the owner are handed to the schema's role.
 set -eu
+# The server reports ready on its socket while its first start's initialisation still runs (no TCP yet): wait
+# for the address the roles are made over, as long as the services would.
+tries=0
+until pg_isready -q; do
+  tries=$((tries + 1))
+  [ "$tries" -lt 120 ] || { echo "PostgreSQL at $PGHOST never answered" >&2; exit 1; }
+  sleep 1
+done
 role() { # role schema password
   psql -v ON_ERROR_STOP=1 -q -v role="$1" -v password="$2" <<'SQL'
 SET client_min_messages TO warning;
