@@ -15,3 +15,4 @@ export * from "./oauth.ts";
 export * from "./openapi.ts";
 export * from "./events.ts";
 export * from "./account.ts";
+export * from "./idempotency.ts";
