@@ -12,9 +12,9 @@ export const IDEMPOTENCY_KEY_HOURS = 24;
 
 const MAX_KEY_LENGTH = 255;
 // The draft's form: a Structured Field string (`"…"`, printable ASCII, `\"` and `\\` escaped). A bare token of
-// visible ASCII is taken too, as most clients send one.
+// visible ASCII but a quote, backslash, comma or semicolon is taken too, as most clients send one.
 const QUOTED = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
-const BARE = /^[\x21-\x7e]+$/;
+const BARE = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/;
 
 /** The header's value for `key` (an sf-string). */
 export const idempotencyKeyValue = (key: string): string => `"${key.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
