@@ -73,7 +73,7 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
           request,
           record,
         });
-      const response = op.idempotencyKey && process.env["UNFIXED"] !== "1" ? await serveKeyed(op, request, reply, body, run) : await run(noKey);
+      const response = op.idempotencyKey ? await serveKeyed(op, request, reply, body, run) : await run(noKey);
       if (!(response instanceof JsonText)) return response;
       // A string with a JSON content type is sent as it is (Fastify serializes only what is not a string).
       void reply.type("application/json; charset=utf-8");
