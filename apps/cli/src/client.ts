@@ -63,7 +63,7 @@ export const send = async (
       response = await fetch(`${connection.url}${path}`, { method, headers, ...(body ? { body: body.bytes } : {}) });
     } catch (error) {
       if (!last) {
-        await delay(RETRY_DELAYS_MS[attempt]!);
+        await delay(RETRY_DELAYS_MS[attempt]);
         continue;
       }
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -26,7 +26,7 @@ export const stringifyWith = (schema: z.ZodType): Stringify => {
   try {
     return compile(schema);
   } catch {
-    return zodSerializerCompiler({ schema, method: "POST", url: "", httpStatus: "200" } as SerializerCompiler) as Stringify;
+    return zodSerializerCompiler({ schema, method: "POST", url: "", httpStatus: "200" }) as Stringify;
   }
 };
 
