@@ -6,9 +6,9 @@ import pg from "pg";
 import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { nutritionBus, nutritionEvents, outboxRow, type EventEnvelope } from "@fit/contracts";
 import { createBus, DUPLICATE_WINDOW_MS, startOutboxRelay } from "@fit/bus";
-import { createOutboxSource } from "@fit/db";
+import { createIdempotencyKeys, createOutboxSource } from "@fit/db";
 import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
-import { openServiceDatabase, startOutboxPruning } from "@fit/service-kit";
+import { openServiceDatabase, startIdempotencyKeyPruning, startOutboxPruning } from "@fit/service-kit";
 import { createTestDatabase, uniqueTag } from "@fit/testing";
 import { serviceClient } from "./support/service-client.ts";
 import { startTcpProxy } from "./support/tcp-proxy.ts";
@@ -89,6 +89,23 @@ describe("the outbox on PostgreSQL and JetStream", () => {
 
     const left = await sql.query<{ id: string }>("SELECT id::text FROM outbox_event");
     expect(left.rows.map((r) => r.id).sort()).toEqual([rows[1]!.id, rows[2]!.id].sort());
+  });
+
+  it("prunes idempotency keys past their 24 hours and keeps younger ones (docs/decisions/0062-idempotency-keys.md)", async () => {
+    const database = await testDatabase();
+    const [db, sql] = [await nutritionDatabase(database.url), await sqlClient(database.url)];
+    const accountId = randomUUID();
+    for (const [key, age] of [["expired", "24 hours 1 minute"], ["young", "23 hours 59 minutes"]]) {
+      await sql.query(
+        "INSERT INTO idempotency_key (account_id, key, request_hash, status, answer, created_at) VALUES ($1, $2, 'h', 200, '{}', now() - $3::interval)",
+        [accountId, key, age],
+      );
+    }
+
+    await startIdempotencyKeyPruning(createIdempotencyKeys(db), silent).stop();
+
+    const left = await sql.query<{ key: string }>("SELECT key FROM idempotency_key");
+    expect(left.rows.map((r) => r.key)).toEqual(["young"]);
   });
 });
 

@@ -1,4 +1,6 @@
-import { ErrorEnvelope, type Operation } from "@fit/contracts";
+import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import { ErrorEnvelope, IDEMPOTENCY_KEY_HEADER, idempotencyKeyValue, type Operation } from "@fit/contracts";
 import type { z } from "zod";
 import type { Connection } from "./config.ts";
 import { CliError, exitCodeOfStatus, exitCodes, refused } from "./exit.ts";
@@ -29,27 +31,53 @@ const errorMessage = async (response: Response): Promise<string> => {
   return `${response.status} ${response.statusText}`;
 };
 
-/** One request with the caller's key; any answer but 2xx becomes a CliError with the API's message. */
+/** Waits before each retry: a service restarting is usually back within seconds. */
+const RETRY_DELAYS_MS = [250, 1_000, 2_500];
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+const RETRY_AFTER_CAP_S = 5;
+
+/**
+ * One request with the caller's key; any answer but 2xx becomes a CliError with the API's message. A request
+ * that is safe to send again (a GET, PUT or DELETE, or a write under an Idempotency-Key, resent with the same
+ * key: docs/decisions/0062-idempotency-keys.md) is retried when the server cannot be reached or answers 502,
+ * 503 or 504.
+ */
 export const send = async (
   connection: Connection,
   method: string,
   path: string,
   body?: { bytes: Uint8Array | string; contentType: string },
+  idempotencyKey?: string,
 ): Promise<Response> => {
   if (!connection.key) {
     throw new CliError("not logged in: run `fit login`, or pass --key or set FIT_API_KEY", exitCodes.auth);
   }
   const headers: Record<string, string> = { authorization: `Bearer ${connection.key}`, accept: "application/json" };
   if (body) headers["content-type"] = body.contentType;
-  let response: Response;
-  try {
-    response = await fetch(`${connection.url}${path}`, { method, headers, ...(body ? { body: body.bytes } : {}) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(`cannot reach ${connection.url}: ${cause?.code ?? cause?.message ?? String(error)}`, exitCodes.unavailable);
+  if (idempotencyKey) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKeyValue(idempotencyKey);
+  const retried = idempotencyKey !== undefined || ["GET", "PUT", "DELETE"].includes(method);
+  for (let attempt = 0; ; attempt++) {
+    const last = !retried || attempt >= RETRY_DELAYS_MS.length;
+    let response: Response;
+    try {
+      response = await fetch(`${connection.url}${path}`, { method, headers, ...(body ? { body: body.bytes } : {}) });
+    } catch (error) {
+      if (!last) {
+        await delay(RETRY_DELAYS_MS[attempt]);
+        continue;
+      }
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(`cannot reach ${connection.url}: ${cause?.code ?? cause?.message ?? String(error)}`, exitCodes.unavailable);
+    }
+    if (!last && RETRIED_STATUSES.has(response.status)) {
+      await response.body?.cancel();
+      const after = Number(response.headers.get("retry-after"));
+      await delay(after > 0 ? Math.min(after, RETRY_AFTER_CAP_S) * 1000 : RETRY_DELAYS_MS[attempt]!);
+      continue;
+    }
+    if (!response.ok) throw new CliError(await errorMessage(response), exitCodeOfStatus(response.status), response.status);
+    return response;
   }
-  if (!response.ok) throw new CliError(await errorMessage(response), exitCodeOfStatus(response.status), response.status);
-  return response;
 };
 
 const withQuery = (path: string, query: unknown): string => {
@@ -76,6 +104,8 @@ export const call = async <O extends Operation>(
     operation.method,
     withQuery(path, query),
     body === undefined ? undefined : { bytes: JSON.stringify(body), contentType: "application/json" },
+    // One call is one intended write: a fresh key, which send() resends on its retries.
+    operation.idempotencyKey ? randomUUID() : undefined,
   );
   return operation.response.parse(await response.json()) as z.output<O["response"]>;
 };

@@ -14,19 +14,37 @@ export class ApiError extends Error {
   }
 }
 
-/** Every error this module throws is an ApiError, a network failure included. */
-const call = async <R>(method: string, path: string, body?: unknown): Promise<R> => {
-  let response: Response;
-  try {
-    response = await fetch(path, {
+/** Waits before each retry of a keyed write: a service restarting is usually back within seconds. */
+const RETRY_DELAYS_MS = [250, 1_000, 2_500];
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+
+/** A fresh Idempotency-Key (getRandomValues works outside a secure context too, unlike randomUUID). */
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+/**
+ * Every error this module throws is an ApiError, a network failure included. A write under `idempotencyKey` is
+ * sent again with that same key when the server cannot be reached or answers 502, 503 or 504, so one whose answer
+ * was lost is not stored twice (docs/decisions/0062-idempotency-keys.md); nothing else is retried.
+ */
+const call = async <R>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<R> => {
+  const send = () =>
+    fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(idempotencyKey === undefined ? {} : { "idempotency-key": `"${idempotencyKey}"` }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, "the server could not be reached; check the connection and retry");
+    }).catch(() => undefined);
+  let response = await send();
+  const retried = (attempt: number) =>
+    idempotencyKey !== undefined && attempt < RETRY_DELAYS_MS.length && (!response || RETRIED_STATUSES.has(response.status));
+  for (let attempt = 0; retried(attempt); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+    response = await send();
   }
+  if (!response) throw new ApiError(0, "the server could not be reached; check the connection and retry");
   const text = await response.text();
   const parsed: unknown = text ? JSON.parse(text) : null;
   if (!response.ok) {
@@ -44,6 +62,9 @@ const query = (params: Record<string, string | number | undefined>) => {
 type Ok = { ok: true };
 type Created = { ok: true; id: string };
 
+/** One intended write: a key of its own, resent on its retries. */
+const create = <R>(path: string, body: unknown) => call<R>("POST", path, body, newKey());
+
 export const api = {
   session: () => call<T.SessionView>("GET", "/api/auth/get-session"),
   sendMagicLink: (email: string) => call<unknown>("POST", "/api/auth/sign-in/magic-link", { email, callbackURL: "/" }),
@@ -55,12 +76,12 @@ export const api = {
 
   weights: (range: { from?: number; to?: number; cursor?: string; limit?: number } = {}) =>
     call<T.WeightPage>("GET", `/api/weight${query(range)}`),
-  logWeight: (body: T.WeightCreate) => call<Created>("POST", "/api/weight", body),
+  logWeight: (body: T.WeightCreate) => create<Created>("/api/weight", body),
   editWeightNote: (id: string, note: string | null) => call<Ok>("PATCH", `/api/weight/${id}`, { note }),
   deleteWeight: (id: string) => call<Ok>("DELETE", `/api/weight/${id}`),
 
   measurements: () => call<T.MeasurementPage>("GET", "/api/measurements?limit=100"),
-  logMeasurement: (body: { site: T.MeasurementSite; valueCm: number; ts?: number }) => call<Created>("POST", "/api/measurements", body),
+  logMeasurement: (body: { site: T.MeasurementSite; valueCm: number; ts?: number }) => create<Created>("/api/measurements", body),
   deleteMeasurement: (id: string) => call<Ok>("DELETE", `/api/measurements/${id}`),
 
   targets: () => call<T.Targets | null>("GET", "/api/targets"),
@@ -68,7 +89,7 @@ export const api = {
 
   dailyTotals: () => call<T.DailyTotal[]>("GET", "/api/nutrition"),
   foodItems: (date: string) => call<T.FoodItem[]>("GET", `/api/nutrition/items${query({ date })}`),
-  logFood: (body: T.FoodItemCreate) => call<T.FoodItem>("POST", "/api/nutrition/items", body),
+  logFood: (body: T.FoodItemCreate) => create<T.FoodItem>("/api/nutrition/items", body),
   editFood: (id: string, patch: T.FoodItemPatch) => call<T.FoodItem>("PATCH", `/api/nutrition/items/${id}`, patch),
   deleteFood: (id: string) => call<Ok>("DELETE", `/api/nutrition/items/${id}`),
 

@@ -16,3 +16,4 @@ export * from "./openapi.ts";
 export * from "./events.ts";
 export * from "./account.ts";
 export * from "./bus-access.ts";
+export * from "./idempotency.ts";

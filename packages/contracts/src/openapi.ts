@@ -3,6 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { agentPaths } from "./agent-paths.ts";
 import { authPaths } from "./auth-paths.ts";
 import { ErrorEnvelope } from "./errors.ts";
+import { IdempotencyKeyHeaders } from "./idempotency.ts";
 import { operationList, toOpenApiPath, type Operation } from "./operations.ts";
 import { agentScopes, scopes } from "./scopes.ts";
 
@@ -12,7 +13,9 @@ const errorText: Record<number, string> = {
   403: "The credential lacks the scope, or may not use this route.",
   404: "Unknown id, including an id of another account.",
   413: "Body larger than 64 KiB (10 MiB for an activity-file upload).",
+  409: "A request with the same Idempotency-Key is still in progress; retry once it has answered.",
   415: "Body is not application/json.",
+  422: "This Idempotency-Key was used with another request (method, path, query or body); use a new key.",
   429: "Rate limited; see Retry-After.",
   500: "Unexpected fault (`{\"error\": \"internal error\"}`, never a stack).",
   502: "The language model failed; `detail` carries its status, error code and request id (never a key or a prompt).",
@@ -53,8 +56,14 @@ const toOperation = (op: Operation): ZodOpenApiOperationObject => {
     tags: [op.tag],
     security: accountSecurity(op),
     "x-required-scope": op.scope,
-    ...(op.query || op.params
-      ? { requestParams: { ...(op.query ? { query: op.query } : {}), ...(op.params ? { path: op.params } : {}) } }
+    ...(op.query || op.params || op.idempotencyKey
+      ? {
+        requestParams: {
+          ...(op.query ? { query: op.query } : {}),
+          ...(op.params ? { path: op.params } : {}),
+          ...(op.idempotencyKey ? { header: IdempotencyKeyHeaders } : {}),
+        },
+      }
       : {}),
     ...(op.body ? { requestBody: { required: true, content: requestContent(op) } } : {}),
     responses: {

@@ -52,6 +52,11 @@ export interface Operation {
    * docs/decisions/0021-scale-ingest-token.md).
    */
   readonly credential?: "session" | "ingest-token";
+  /**
+   * Creates something, and takes an `Idempotency-Key` header: a retry with the same key and request gets the
+   * first answer again instead of writing twice (docs/decisions/0062-idempotency-keys.md).
+   */
+  readonly idempotencyKey?: true;
   /** A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB). */
   readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[] };
 }
@@ -67,7 +72,7 @@ export const operations = {
     id: "logWeight", method: "POST", path: "/api/weight", service: "body-metrics", tag: "Weight", scope: "weight:write",
     summary: "Log a weigh-in",
     description: "Records a manual body-weight reading. Returns the new reading's id beside `ok`.",
-    body: WeightCreate, response: CreatedAck, errors: [400, 413, 415],
+    body: WeightCreate, response: CreatedAck, errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listWeights: define({
     id: "listWeights", method: "GET", path: "/api/weight", service: "body-metrics", tag: "Weight", scope: "weight:read",
@@ -86,7 +91,7 @@ export const operations = {
   logMeasurement: define({
     id: "logMeasurement", method: "POST", path: "/api/measurements", service: "body-metrics", tag: "Measurements",
     scope: "measurements:write", summary: "Log a body measurement", body: MeasurementCreate, response: CreatedAck,
-    errors: [400, 413, 415],
+    errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listMeasurements: define({
     id: "listMeasurements", method: "GET", path: "/api/measurements", service: "body-metrics", tag: "Measurements",
@@ -120,7 +125,7 @@ export const operations = {
     id: "logFoodItem", method: "POST", path: "/api/nutrition/items", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Log a food item",
     description: "Logs one food item on a day; the day's total includes it as soon as this returns.",
-    body: FoodItemCreate, response: FoodItem, errors: [400, 413, 415],
+    body: FoodItemCreate, response: FoodItem, errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listFoodItems: define({
     id: "listFoodItems", method: "GET", path: "/api/nutrition/items", service: "nutrition", tag: "Nutrition",
@@ -143,7 +148,7 @@ export const operations = {
     scope: "nutrition:write", summary: "Log food from a description",
     description: "\"two eggs and toast\" → the estimated items, logged on the day like any other item, each with its " +
       "estimate's range and source. Without a language model configured, the built-in table of common foods estimates.",
-    body: FoodDescribe, response: FoodDescribed, errors: modelErrors,
+    body: FoodDescribe, response: FoodDescribed, errors: [...modelErrors, 409, 422], idempotencyKey: true,
   }),
   describeWorkout: define({
     id: "describeWorkout", method: "POST", path: "/api/workouts/describe", service: "workouts", tag: "Workouts",
@@ -151,7 +156,7 @@ export const operations = {
     description: "Parses the text into a normalized workout (source `manual`) and logs it. `date` + `tz` place a " +
       "workout the text dates only loosely (\"this morning\"); without a time of day it is placed at local noon, or " +
       "to end now on today. Unstated metrics are null; energyKcal is estimated (with its range) when not stated.",
-    body: WorkoutDescribe, response: Workout, errors: modelErrors,
+    body: WorkoutDescribe, response: Workout, errors: [...modelErrors, 409, 422], idempotencyKey: true,
   }),
   listWorkouts: define({
     id: "listWorkouts", method: "GET", path: "/api/workouts", service: "workouts", tag: "Workouts", scope: "workouts:read",
@@ -177,7 +182,7 @@ export const operations = {
     description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
       "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
       "computed from a file's track. The same file or (source, externalId) again updates the workout it made.",
-    query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 413, 415, 429],
+    query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 409, 413, 415, 422, 429], idempotencyKey: true,
     upload: {
       limitBytes: ACTIVITY_FILE_LIMIT,
       mediaTypes: ["application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/vnd.ant.fit", "application/xml", "text/xml", "application/octet-stream"],

@@ -4,6 +4,10 @@ import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
 import { BODY_LIMIT } from "./app.ts";
 import { parseOrRefuse } from "./http-errors.ts";
+import { noKey, serveKeyed, type RecordAnswer } from "./idempotency.ts";
+import { JsonText } from "./json-text.ts";
+
+export { JsonText };
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -28,16 +32,13 @@ export interface OperationInput<O extends Operation> {
   params: Parsed<O["params"]>;
   caller: Caller;
   request: FastifyRequest;
+  /**
+   * For an operation that takes an Idempotency-Key: the statements the store runs with the write, recording the
+   * key with the answer (none without a key). Each creating handler passes `record(answer)` to its write.
+   */
+  record: RecordAnswer;
 }
 
-/**
- * A response whose JSON text is already written, from parts each validated against its contract by the service
- * that wrote it: sent as it is, not through the response serializer
- * (docs/decisions/0056-dashboard-spliced-from-replies.md).
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
 
 export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O["response"]> | JsonText>;
 
@@ -63,13 +64,16 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
       const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;
-      const response = await handler({
-        body: body as BodyOf<O>,
-        query: request.query as Parsed<O["query"]>,
-        params: request.params as Parsed<O["params"]>,
-        caller: request.caller,
-        request,
-      });
+      const run = (record: RecordAnswer) =>
+        handler({
+          body: body as BodyOf<O>,
+          query: request.query as Parsed<O["query"]>,
+          params: request.params as Parsed<O["params"]>,
+          caller: request.caller,
+          request,
+          record,
+        });
+      const response = op.idempotencyKey ? await serveKeyed(op, request, reply, body, run) : await run(noKey);
       if (!(response instanceof JsonText)) return response;
       // A string with a JSON content type is sent as it is (Fastify serializes only what is not a string).
       void reply.type("application/json; charset=utf-8");

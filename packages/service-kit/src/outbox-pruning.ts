@@ -1,5 +1,5 @@
 import { DUPLICATE_WINDOW_MS } from "@fit/bus";
-import type { OutboxSource } from "@fit/db";
+import type { IdempotencyKeys, OutboxSource } from "@fit/db";
 
 const HOUR_MS = 3_600_000;
 
@@ -8,30 +8,38 @@ interface PruneLogger {
   warn(obj: object, msg: string): void;
 }
 
-/**
- * Sent outbox rows are kept for `retentionMs` (to inspect what a service published, or to republish it by
- * hand) and then deleted, at start and every hour, so the table does not grow with every write forever.
- * Never for less than the stream's duplicate window: while the stream still drops a second copy of an id, the
- * row that id came from can be looked up. Unsent rows are never touched. A failed pass is logged and tried
- * again at the next.
- */
-export const startOutboxPruning = (outbox: Pick<OutboxSource, "prune">, retentionMs: number, logger: PruneLogger) => {
-  const keepMs = Math.max(retentionMs, DUPLICATE_WINDOW_MS);
-  const prune = () =>
-    outbox.prune(keepMs).then(
+/** Runs `prune` at start and every hour; a failed pass is logged and tried again at the next. */
+const pruneHourly = (prune: () => Promise<number>, what: string, logger: PruneLogger) => {
+  const pass = () =>
+    prune().then(
       (deleted) => {
-        if (deleted > 0) logger.info({ deleted }, "sent outbox rows pruned");
+        if (deleted > 0) logger.info({ deleted }, `${what} pruned`);
       },
-      (error: unknown) => logger.warn({ err: error }, "outbox pruning failed"),
+      (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed`),
     );
-  let pass = prune();
+  let running = pass();
   const timer = setInterval(() => {
-    pass = prune();
+    running = pass();
   }, HOUR_MS).unref();
   return {
     async stop() {
       clearInterval(timer);
-      await pass;
+      await running;
     },
   };
 };
+
+/**
+ * Sent outbox rows are kept for `retentionMs` (to inspect what a service published, or to republish it by
+ * hand) and then deleted, at start and every hour, so the table does not grow with every write forever.
+ * Never for less than the stream's duplicate window: while the stream still drops a second copy of an id, the
+ * row that id came from can be looked up. Unsent rows are never touched.
+ */
+export const startOutboxPruning = (outbox: Pick<OutboxSource, "prune">, retentionMs: number, logger: PruneLogger) => {
+  const keepMs = Math.max(retentionMs, DUPLICATE_WINDOW_MS);
+  return pruneHourly(() => outbox.prune(keepMs), "sent outbox rows", logger);
+};
+
+/** Idempotency keys past their 24 h are deleted with the same hourly housekeeping (docs/decisions/0062-idempotency-keys.md). */
+export const startIdempotencyKeyPruning = (keys: Pick<IdempotencyKeys, "prune">, logger: PruneLogger) =>
+  pruneHourly(() => keys.prune(), "expired idempotency keys", logger);

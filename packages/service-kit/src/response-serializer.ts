@@ -21,6 +21,15 @@ const compile = (schema: z.ZodType): Stringify => {
   return stringify;
 };
 
+/** The serializer of `schema`, as a route replying with it uses. */
+export const stringifyWith = (schema: z.ZodType): Stringify => {
+  try {
+    return compile(schema);
+  } catch {
+    return zodSerializerCompiler({ schema, method: "POST", url: "", httpStatus: "200" }) as Stringify;
+  }
+};
+
 /**
  * Replies serialized by fast-json-stringify, compiled from each route's response schema (its output side as
  * JSON Schema): only the declared properties are written, so internal fields stay out as with zod's encode, at

@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { allEvents, busAccess, streamEventsOf, type BusUser } from "@fit/contracts";
 import { createBus, startOutboxRelay, type Bus } from "@fit/bus";
-import { migrate, openDatabase, pgliteTemplatePath, servicePrisma, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
+import { createIdempotencyKeys, migrate, openDatabase, pgliteTemplatePath, servicePrisma, type Database, type OutboxSource, type SharedPGlite } from "@fit/db";
 import { createHttpApp, createServiceApp, type HttpApp } from "./app.ts";
 import { natsCredentials, type BaseConfig } from "./config.ts";
 import { loggerOptions } from "./logger.ts";
 import { watchOutbox } from "./metrics.ts";
-import { startOutboxPruning } from "./outbox-pruning.ts";
+import { startIdempotencyKeyPruning, startOutboxPruning } from "./outbox-pruning.ts";
 
 /** What a service's store offers the runtime: its outbox (if it publishes events), a readiness probe, and closing. */
 export interface ServiceStore {
@@ -36,6 +36,11 @@ export interface ServiceDatabase {
 }
 
 export interface ServiceDefinition<S extends ServiceStore> extends ServiceDatabase {
+  /**
+   * Its schema has the `idempotency_key` table: its creating routes take an Idempotency-Key, and expired keys
+   * are pruned hourly (docs/decisions/0062-idempotency-keys.md).
+   */
+  idempotencyKeys?: true;
   createStore(db: Database): S;
   /**
    * The public edge (the gateway) authenticates callers itself: no assertion check, and X-Forwarded-For is
@@ -115,6 +120,9 @@ export const buildService = async <S extends ServiceStore>(
   const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log }) : { kick() {}, stop: async () => {} };
   const pruning = store.outbox ? startOutboxPruning(store.outbox, config.OUTBOX_RETENTION_HOURS * 3_600_000, app.log) : undefined;
   const unwatchOutbox = store.outbox ? watchOutbox(definition.name, store.outbox) : undefined;
+  const keys = definition.idempotencyKeys ? createIdempotencyKeys(db) : undefined;
+  if (keys) app.decorate("idempotencyKeys", keys);
+  const keyPruning = keys ? startIdempotencyKeyPruning(keys, app.log) : undefined;
   const stoppables = await definition.register({ app, store, bus, relay });
 
   app.addHook("onClose", async () => {
@@ -122,6 +130,7 @@ export const buildService = async <S extends ServiceStore>(
     unwatchOutbox?.();
     await relay.stop();
     await pruning?.stop();
+    await keyPruning?.stop();
     if (!sharedBus) await bus.close();
     await store.close();
     await db.close();

@@ -23,6 +23,7 @@ export const buildBodyMetrics = ({ config, ...shared }: ServiceDependencies<Body
     {
       ...bodyMetricsDatabase,
       createStore,
+      idempotencyKeys: true,
       register: async (context) => {
         weightRoutes(context);
         measurementRoutes(context);

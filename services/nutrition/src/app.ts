@@ -24,6 +24,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
     {
       ...nutritionDatabase,
       createStore,
+      idempotencyKeys: true,
       register: async (context) => {
         itemRoutes(context);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });

@@ -23,6 +23,7 @@ export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<Workout
     {
       ...workoutsDatabase,
       createStore,
+      idempotencyKeys: true,
       register: async (context) => {
         workoutRoutes(context);
         describeRoute(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });

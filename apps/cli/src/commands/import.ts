@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { operations, WorkoutImported, WorkoutImportQuery } from "@fit/contracts";
@@ -59,7 +60,7 @@ const failed = (file: string, error: unknown, done: string): Outcome => {
 
 const importWorkout = async (connection: Connection, job: Extract<Job, { kind: "workout" }>, source: string, tick: () => void) => {
   try {
-    const response = await send(connection, "POST", `${operations.importWorkout.path}?source=${source}`, job);
+    const response = await send(connection, "POST", `${operations.importWorkout.path}?source=${source}`, job, randomUUID());
     const imported = WorkoutImported.parse(await response.json());
     const result = imported.created ? "created" : "updated";
     return { file: job.file, ok: true, result, exitCode: exitCodes.ok, detail: imported.workout } satisfies Outcome;

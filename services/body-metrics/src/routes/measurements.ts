@@ -4,10 +4,11 @@ import { decodeCursor, serveOperation, toPage, type ServiceContext } from "@fit/
 import type { Store } from "../store/store.ts";
 
 export const measurementRoutes = ({ app, store }: ServiceContext<Store>) => {
-  serveOperation(app, operations.logMeasurement, async ({ body, caller }) => {
+  serveOperation(app, operations.logMeasurement, async ({ body, caller, record }) => {
     const id = randomUUID();
-    await store.addMeasurement({ id, accountId: caller.accountId, site: body.site, valueCm: body.valueCm, ts: body.ts ?? Date.now() });
-    return created(id);
+    const answer = created(id);
+    await store.addMeasurement({ id, accountId: caller.accountId, site: body.site, valueCm: body.valueCm, ts: body.ts ?? Date.now() }, record(answer));
+    return answer;
   });
 
   serveOperation(app, operations.listMeasurements, async ({ query, caller }) => {

@@ -6,8 +6,9 @@ import type { Store } from "../store/store.ts";
 const notFound = () => new AppError("not_found", "weight reading not found");
 
 export const weightRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
-  serveOperation(app, operations.logWeight, async ({ body, caller }) => {
+  serveOperation(app, operations.logWeight, async ({ body, caller, record }) => {
     const id = randomUUID();
+    const answer = created(id);
     await store.addReading({
       id,
       accountId: caller.accountId,
@@ -16,9 +17,9 @@ export const weightRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
       bodyFatPct: body.bodyFatPct ?? null,
       note: body.note ?? null,
       source: "manual",
-    });
+    }, record(answer));
     relay.kick();
-    return created(id);
+    return answer;
   });
 
   serveOperation(app, operations.listWeights, async ({ query, caller }) => {

@@ -1,4 +1,4 @@
-import { deleteAccountEvents } from "@fit/db";
+import { deleteAccountEvents, deleteAccountIdempotencyKeys } from "@fit/db";
 import { keyAfter, type AccountData } from "@fit/service-kit";
 import type { PrismaClient } from "./generated/client.ts";
 import { measurementView, readingView, targetsView } from "./views.ts";
@@ -33,5 +33,6 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       await tx.measurement.deleteMany({ where: { accountId } });
       await tx.targets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);
+      await deleteAccountIdempotencyKeys(tx, accountId);
     }),
 });

@@ -36,7 +36,7 @@ const measurementColumns = Prisma.sql`id, site, value_cm AS "valueCm", ts, creat
  * The reading and its event in one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). `onConflict` lets a
  * scale's repeat write nothing, and then no event either.
  */
-const insertReading = (reading: NewReading & { externalId?: string }, onConflict = Prisma.empty) =>
+const insertReading = (reading: NewReading & { externalId?: string }, onConflict = Prisma.empty, alongside: Prisma.Sql[] = []) =>
   changeWithEvent(
     Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg, body_fat_pct, note, source, external_id)
       VALUES (${reading.id}::uuid, ${reading.accountId}::uuid, ${new Date(reading.ts)}, ${reading.weightKg}, ${reading.bodyFatPct},
@@ -45,6 +45,7 @@ const insertReading = (reading: NewReading & { externalId?: string }, onConflict
     outboxRow(bodyMetricsEvents.weightLogged, {
       accountId: reading.accountId, readingId: reading.id, ts: reading.ts, weightKg: reading.weightKg,
     }),
+    ...alongside,
   );
 
 /**
@@ -86,8 +87,9 @@ export const createStore = (db: Database) => {
     close: () => prisma.$disconnect(),
     accountData: accountData(prisma),
 
-    async addReading(reading: NewReading) {
-      await db.query(insertReading(reading));
+    /** `alongside`: statements to commit with the reading or not at all (its Idempotency-Key's record). */
+    async addReading(reading: NewReading, alongside: Prisma.Sql[] = []) {
+      await db.query(insertReading(reading, Prisma.empty, alongside));
     },
 
     /**
@@ -136,8 +138,10 @@ export const createStore = (db: Database) => {
       return { weight, targets: targets ?? null, measurements: latest ?? [] };
     },
 
-    async addMeasurement(m: NewMeasurement) {
-      await prisma.measurement.create({ data: { ...m, ts: new Date(m.ts) } });
+    /** `alongside`: statements to commit with the measurement or not at all (its Idempotency-Key's record). */
+    async addMeasurement(m: NewMeasurement, alongside: Prisma.Sql[] = []) {
+      const create = prisma.measurement.create({ data: { ...m, ts: new Date(m.ts) } });
+      await (alongside.length ? prisma.$transaction([create, ...alongside.map((statement) => prisma.$executeRaw(statement))]) : create);
     },
 
     async deleteMeasurement(accountId: string, id: string): Promise<boolean> {

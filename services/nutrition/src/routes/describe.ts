@@ -8,15 +8,16 @@ import type { Store } from "../store/store.ts";
  * each item with its range and source (docs/decisions/0016-estimates-carry-range-and-provenance.md).
  */
 export const describeRoutes = ({ app, store, relay, bus }: ServiceContext<Store>, { coachTimeoutMs }: { coachTimeoutMs: number }) => {
-  serveOperation(app, operations.describeFood, async ({ body, caller }) => {
+  serveOperation(app, operations.describeFood, async ({ body, caller, record }) => {
     const { accountId } = caller;
     const estimates = await bus.request(coachBus.estimateFoods, { accountId, text: body.text }, { timeoutMs: coachTimeoutMs });
     if (estimates.items.length === 0) {
       throw new AppError("validation", "no food recognised in text", "name the foods, e.g. \"two eggs and a slice of toast\"");
     }
     const date = body.date ?? utcDay(Date.now());
-    const items = await store.addItems(itemsFromEstimates(estimates.items, { accountId, date, meal: body.meal ?? null }));
+    const answerOf = (items: Awaited<ReturnType<Store["addItems"]>>) => ({ items, unrecognized: estimates.unrecognized, reply: describeLogged(items, estimates.unrecognized) });
+    const items = await store.addItems(itemsFromEstimates(estimates.items, { accountId, date, meal: body.meal ?? null }), (views) => record(answerOf(views)));
     relay.kick();
-    return { items, unrecognized: estimates.unrecognized, reply: describeLogged(items, estimates.unrecognized) };
+    return answerOf(items);
   });
 };

@@ -6,8 +6,8 @@ import type { Store } from "../store/store.ts";
 const notFound = () => new AppError("not_found", "food item not found");
 
 export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
-  serveOperation(app, operations.logFoodItem, async ({ body, caller }) => {
-    const [item] = await store.addItems([{ ...body, id: randomUUID(), accountId: caller.accountId }]);
+  serveOperation(app, operations.logFoodItem, async ({ body, caller, record }) => {
+    const [item] = await store.addItems([{ ...body, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return item!;
   });

@@ -1,4 +1,4 @@
-import { deleteAccountEvents } from "@fit/db";
+import { deleteAccountEvents, deleteAccountIdempotencyKeys } from "@fit/db";
 import { keyAfter, type AccountData } from "@fit/service-kit";
 import { foodItemView } from "./food-item-view.ts";
 import type { PrismaClient } from "./generated/client.ts";
@@ -32,5 +32,6 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       await tx.pendingDay.deleteMany({ where: { accountId } });
       await tx.accountTargets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);
+      await deleteAccountIdempotencyKeys(tx, accountId);
     }),
 });

@@ -35,7 +35,7 @@ const newRow = (item: NewFoodItem, now: Date): FoodItem => ({
 });
 
 /** The item, its day marked pending and its event: one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). */
-const insertItem = (row: FoodItem) => {
+const insertItem = (row: FoodItem, alongside: Prisma.Sql[] = []) => {
   const event = outboxRow(nutritionEvents.itemLogged, { accountId: row.accountId, itemId: row.id, date: row.date });
   return changeWithEvent(
     Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, carbs_g, fat_g, quantity, unit, meal, note,
@@ -46,6 +46,7 @@ const insertItem = (row: FoodItem) => {
       RETURNING account_id, date`,
     event,
     markPending(Prisma.sql`SELECT account_id, date FROM changed`, event.id),
+    ...alongside,
   );
 };
 
@@ -88,14 +89,19 @@ export const createStore = (db: Database) => {
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
     accountData: accountData(prisma),
 
-    /** Logs items atomically (a described meal is all logged or not at all), an event for each. */
-    async addItems(items: NewFoodItem[]) {
+    /**
+     * Logs items atomically (a described meal is all logged or not at all), an event for each. `alongside`
+     * gets the items' views and gives statements to commit with them or not at all (an Idempotency-Key's record).
+     */
+    async addItems(items: NewFoodItem[], alongside: (views: ReturnType<typeof foodItemView>[]) => Prisma.Sql[] = () => []) {
       const now = new Date();
       const rows = items.map((item) => newRow(item, now));
+      const views = rows.map(foodItemView);
+      const more = alongside(views);
       // One item is one statement, atomic alone; several need a transaction (a batch: no interactive round trips).
-      if (rows.length === 1) await db.query(insertItem(rows[0]!));
-      else await prisma.$transaction(rows.map((row) => prisma.$queryRaw(insertItem(row))));
-      return rows.map(foodItemView);
+      if (rows.length === 1) await db.query(insertItem(rows[0]!, more));
+      else await prisma.$transaction([...rows.map((row) => prisma.$queryRaw(insertItem(row))), ...more.map((statement) => prisma.$executeRaw(statement))]);
+      return views;
     },
 
     updateItem: (accountId: string, id: string, changes: FoodItemChanges) =>

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.ts";
 
 /** Text → the coach parses it (over the bus) → placed in the client's local time → stored as a manual workout. */
 export const describeRoute = ({ app, store, relay, bus }: ServiceContext<Store>, { coachTimeoutMs }: { coachTimeoutMs: number }) => {
-  serveOperation(app, operations.describeWorkout, async ({ body, caller }) => {
+  serveOperation(app, operations.describeWorkout, async ({ body, caller, record }) => {
     const now = Date.now();
     const date = body.date ?? localDay(now, body.tz);
     const parsed = await bus.request(
@@ -18,6 +18,7 @@ export const describeRoute = ({ app, store, relay, bus }: ServiceContext<Store>,
     const startedAt = startOfDescribedWorkout({ date, tz: body.tz, now, when: parsed.when, durationS: parsed.durationS });
     const workout = await store.addWorkout(
       describedWorkout({ id: randomUUID(), accountId: caller.accountId }, parsed, { text: body.text, startedAt }),
+      record,
     );
     relay.kick();
     return workout;

@@ -9,12 +9,12 @@ import type { Store } from "../store/store.ts";
 const fileId = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 export const importRoute = ({ app, store, relay }: ServiceContext<Store>, reader: ActivityFileReader) => {
-  serveOperation(app, operations.importWorkout, async ({ body, query, caller }) => {
+  serveOperation(app, operations.importWorkout, async ({ body, query, caller, record }) => {
     const identity = { id: randomUUID(), accountId: caller.accountId };
     const row = Buffer.isBuffer(body)
       ? importedFile(identity, await reader.read(body), { source: query.source, externalId: fileId(body) })
       : importedRow(identity, body);
-    const result = await store.importWorkout(row);
+    const result = await store.importWorkout(row, record);
     relay.kick();
     return result;
   });

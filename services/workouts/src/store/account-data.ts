@@ -1,4 +1,4 @@
-import { deleteAccountEvents } from "@fit/db";
+import { deleteAccountEvents, deleteAccountIdempotencyKeys } from "@fit/db";
 import { keyAfter, type AccountData } from "@fit/service-kit";
 import type { PrismaClient } from "./generated/client.ts";
 import { workoutView } from "./workout-view.ts";
@@ -16,5 +16,6 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
     prisma.$transaction(async (tx) => {
       await tx.workout.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);
+      await deleteAccountIdempotencyKeys(tx, accountId);
     }),
 });

@@ -46,11 +46,14 @@ export const createStore = (db: Database) => {
     close: () => prisma.$disconnect(),
     accountData: accountData(prisma),
 
-    addWorkout: (workout: NewWorkout) =>
+    /** `alongside` gets the workout's view and gives statements to commit with it or not at all (an Idempotency-Key's record). */
+    addWorkout: (workout: NewWorkout, alongside: (view: ReturnType<typeof workoutView>) => Prisma.Sql[] = () => []) =>
       prisma.$transaction(async (tx) => {
         const row = await tx.workout.create({ data: workout });
         await recordEvent(tx, workoutsEvents.workoutLogged, row);
-        return workoutView(row);
+        const view = workoutView(row);
+        for (const statement of alongside(view)) await tx.$executeRaw(statement);
+        return view;
       }),
 
     /**
@@ -58,7 +61,10 @@ export const createStore = (db: Database) => {
      * uploaded twice or a sync that repeats itself never doubles a workout. The row lock of the upsert orders
      * two concurrent imports of the same file.
      */
-    importWorkout: (workout: NewWorkout & { externalId: string }) =>
+    importWorkout: (
+      workout: NewWorkout & { externalId: string },
+      alongside: (result: { created: boolean; workout: ReturnType<typeof workoutView> }) => Prisma.Sql[] = () => [],
+    ) =>
       prisma.$transaction(async (tx) => {
         const key = { accountId: workout.accountId, source: workout.source, externalId: workout.externalId };
         const before = await tx.workout.findUnique({ where: { accountId_source_externalId: key }, select: { id: true } });
@@ -69,7 +75,9 @@ export const createStore = (db: Database) => {
           update: changes,
         });
         await recordEvent(tx, before ? workoutsEvents.workoutUpdated : workoutsEvents.workoutLogged, row);
-        return { created: !before, workout: workoutView(row) };
+        const result = { created: !before, workout: workoutView(row) };
+        for (const statement of alongside(result)) await tx.$executeRaw(statement);
+        return result;
       }),
 
     async getWorkout(accountId: string, id: string) {
