@@ -7,7 +7,7 @@ import type { RawSqlClient } from "./client.ts";
 import type { Database } from "./database.ts";
 
 /** How long a key is remembered: a retry within it gets the first answer; after it, the key is new again. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
+const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 
 export interface IdempotencyClaim {
   accountId: string;
