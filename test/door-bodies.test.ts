@@ -147,3 +147,28 @@ describe("Expect: 100-continue", () => {
     }
   });
 });
+
+describe("an activity file past the reader's caps", () => {
+  it("is a 4xx in the envelope, deep nesting, entities and too many points alike, and nothing is stored", async () => {
+    const { key } = await system.account();
+    const api = client(system.url, key);
+    const gpx = (inner: string) => Buffer.from(`<?xml version="1.0"?><gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${inner}</trkseg></trk></gpx>`);
+    const laughs = `<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY a "aaaaaaaaaa">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${"b".repeat(i + 1)} "${`&${i === 0 ? "a" : "b".repeat(i)};`.repeat(10)}">`).join("")}]><gpx><trk><name>&bbbbbbbbb;</name></trk></gpx>`;
+    const files = {
+      deep: gpx(`${"<extensions>".repeat(500_000)}${"</extensions>".repeat(500_000)}`),
+      laughs: Buffer.from(laughs),
+      points: gpx('<trkpt lat="52.5" lon="13.4"><time>2026-11-17T06:30:00Z</time></trkpt>'.repeat(250_001)),
+    };
+    expect(files.deep.length).toBeLessThan(10 * 1024 * 1024);
+    expect(files.points.length).toBeLessThan(10 * 1024 * 1024);
+    const answers = Object.fromEntries(
+      await Promise.all(
+        Object.entries(files).map(async ([name, bytes]) => [name, await api.post("/api/workouts/import", bytes, { "content-type": "application/gpx+xml" })] as const),
+      ),
+    );
+    expect(answers["deep"]).toMatchObject({ status: 400, body: { error: "the file nests elements deeper than 32 levels" } });
+    expect(answers["laughs"]).toMatchObject({ status: 400, body: { error: "the file contains a DOCTYPE or ENTITY declaration, which is not accepted" } });
+    expect(answers["points"]).toMatchObject({ status: 413, body: { error: "the file is too large to read: more than 250000 track points" } });
+    expect((await api.get("/api/workouts")).body.items).toEqual([]);
+  }, 120_000);
+});
