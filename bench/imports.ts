@@ -103,12 +103,6 @@ await runBenchmark(async () => {
   const gatewayPid = platform.pids["gateway"]!;
   const workoutsPid = platform.pids["workouts"]!;
   const idle = { gateway: (await memoryOf(gatewayPid))?.rssMb, workouts: (await memoryOf(workoutsPid))?.rssMb };
-  let gatewayPeak = 0;
-  let workoutsPeak = 0;
-  const sampler = setInterval(() => {
-    void memoryOf(gatewayPid).then((m) => (gatewayPeak = Math.max(gatewayPeak, m?.rssMb ?? 0)));
-    void memoryOf(workoutsPid).then((m) => (workoutsPeak = Math.max(workoutsPeak, m?.rssMb ?? 0)));
-  }, 20);
   const started = performance.now();
   const statuses = await Promise.all(
     Array.from({ length: uploads }, async () => {
@@ -122,7 +116,9 @@ await runBenchmark(async () => {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
+  // VmHWM: the most each process has held since it started, which the uploads are the only load of.
+  const gatewayPeak = (await memoryOf(gatewayPid))?.peakMb ?? Number.NaN;
+  const workoutsPeak = (await memoryOf(workoutsPid))?.peakMb ?? Number.NaN;
   const tally: Record<string, number> = {};
   for (const status of statuses) tally[status] = (tally[status] ?? 0) + 1;
   const upload = { uploads, mib: long.length / MIB, seconds, statuses: tally, idleRssMb: idle, peakRssMb: { gateway: gatewayPeak, workouts: workoutsPeak } };
