@@ -6,7 +6,7 @@ import { AppError } from "@fit/contracts";
  * Bytes of request bodies one process takes in at once: six full activity files, or a thousand full JSON bodies.
  * Past it a request with a body is `503` with Retry-After before its body is read (docs/security.md#9-body-limits-and-prototype-poisoning).
  */
-export const IN_FLIGHT_BODY_BYTES = 64 * 1024 * 1024;
+const IN_FLIGHT_BODY_BYTES = 64 * 1024 * 1024;
 const BUSY_RETRY_AFTER_S = 2;
 
 /**
@@ -14,7 +14,7 @@ const BUSY_RETRY_AFTER_S = 2;
  * its sender, still writing, gets to read the answer instead of a broken pipe; past either the connection is cut.
  * Above any file a person would mistake for an activity file (a 60 MB video), below the 30 s request timeout.
  */
-export const DRAIN_BYTES = 128 * 1024 * 1024;
+const DRAIN_BYTES = 128 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 
 /** What a request's body may cost before it is read: its declared length, or its route's limit when it is chunked. */

@@ -19,7 +19,7 @@ const timeMs = (value: unknown): number | null => (value instanceof Date ? value
  * field; a day's recording at one record a second, with its laps, events and heart-rate variability, holds under
  * 250 000.
  */
-export const MAX_FIT_MESSAGES = 400_000;
+const MAX_FIT_MESSAGES = 400_000;
 const RECORD_MESSAGE = 20;
 const DAMAGED = "the FIT file is damaged: its size or checksum does not match its contents";
 

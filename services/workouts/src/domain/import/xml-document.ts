@@ -7,7 +7,7 @@ import { ActivityFileError, ActivityFileTooLarge } from "./imported-activity.ts"
  * and bound the work a made-up file can cause. Nothing is ever held but the values read, so memory does not grow
  * with the file's shape.
  */
-export const XML_LIMITS = {
+const XML_LIMITS = {
   depth: 32,
   elements: 1_500_000,
   attributes: 64,
