@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "@fit/contracts";
+import { installBodyDoor } from "./body-door.ts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
 import { parseJsonBody, refuseNul } from "./json-body.ts";
 import { recordRequests } from "./metrics.ts";
@@ -85,6 +86,7 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     refuseNul(...records.flatMap((record): unknown[] => Object.values(record ?? {}).flat()));
   });
   installErrorHandling(app);
+  installBodyDoor(app);
   recordRequests(app, name);
   app.decorateRequest("caller", null as unknown as Caller);
   // A keep-alive connection whose request finishes after close() began would hold the server open until its

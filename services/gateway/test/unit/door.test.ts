@@ -112,6 +112,34 @@ describe("forwarding", () => {
     expect(await verifyAssertion(secret, echo.headers[ASSERTION_HEADER])).toEqual(caller);
   });
 
+  it("forwards no hop-by-hop or expectation header, nor any header the Connection header names", async () => {
+    scopes = null;
+    const response = await gateway.inject({
+      method: "POST",
+      url: "/api/weight",
+      headers: {
+        "content-type": "application/json",
+        expect: "100-continue",
+        connection: "keep-alive, x-hop",
+        "x-hop": "1",
+        "keep-alive": "timeout=5",
+        te: "trailers",
+        trailer: "x-checksum",
+        upgrade: "websocket",
+        "proxy-authorization": "Basic eA==",
+        "proxy-connection": "keep-alive",
+        "x-kept": "yes",
+      },
+      payload: '{"weightKg":80}',
+    });
+    expect(response.statusCode).toBe(200);
+    const { headers } = response.json<Echo>();
+    for (const name of ["expect", "x-hop", "keep-alive", "te", "trailer", "upgrade", "proxy-authorization", "proxy-connection"]) {
+      expect(headers[name], name).toBeUndefined();
+    }
+    expect(headers["x-kept"]).toBe("yes");
+  });
+
   it("refuses a missing scope with 403 naming it, before anything is forwarded", async () => {
     scopes = ["weight:read"];
     const response = await gateway.inject({ method: "POST", url: "/api/weight", headers: { "content-type": "application/json" }, payload: "{}" });

@@ -1,14 +1,14 @@
 // The entry of an activity-file reading thread (activity-file-reader.ts): the pure parser, with its refusal
 // turned into a value, since an error's class does not survive the trip between threads.
-import { ActivityFileError, parseActivityFile, type ImportedActivity } from "../domain/import/activity-file.ts";
+import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ImportedActivity } from "../domain/import/activity-file.ts";
 
-export type ReadOutcome = { ok: true; activity: ImportedActivity } | { ok: false; message: string };
+export type ReadOutcome = { ok: true; activity: ImportedActivity } | { ok: false; message: string; tooLarge: boolean };
 
 export default function readActivityFile(bytes: Uint8Array): ReadOutcome {
   try {
     return { ok: true, activity: parseActivityFile(bytes) };
   } catch (error) {
-    if (error instanceof ActivityFileError) return { ok: false, message: error.message };
+    if (error instanceof ActivityFileError) return { ok: false, message: error.message, tooLarge: error instanceof ActivityFileTooLarge };
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { Encoder, Profile, type ActivityMesg, type FileIdMesg, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
+import { CrcCalculator, Encoder, Profile, type ActivityMesg, type FileIdMesg, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
 
 export interface TrackPoint {
   lat: number;
@@ -163,4 +163,27 @@ export const makeFit = (options: {
   const activity: ActivityMesg = { timestamp: end, numSessions: options.withoutSession ? 0 : 1, type: "manual", totalTimerTime: options.timerS };
   encoder.onMesg(Profile.MesgNum.ACTIVITY!, activity);
   return encoder.close();
+};
+
+/**
+ * A FIT file written byte by byte: one definition of `global` with a single field of `fieldBytes` bytes, then
+ * `count` data messages of it, with a correct header and CRC, so only what it holds can get it refused.
+ */
+export const makeFitOfMessages = ({ global, count, fieldBytes }: { global: number; count: number; fieldBytes: number }): Uint8Array => {
+  // Record header 0x40 (definition, local type 0), reserved, little-endian, global number, one field: #253 (timestamp) or #0.
+  const definition = [0x40, 0, 0, global & 0xff, global >> 8, 1, global === Profile.MesgNum.RECORD ? 253 : 0, fieldBytes, fieldBytes === 4 ? 0x86 : 0x0d];
+  const dataSize = definition.length + count * (1 + fieldBytes);
+  const bytes = new Uint8Array(14 + dataSize + 2);
+  const view = new DataView(bytes.buffer);
+  bytes.set([14, 0x20], 0);
+  view.setUint16(2, 2132, true);
+  view.setUint32(4, dataSize, true);
+  bytes.set([0x2e, 0x46, 0x49, 0x54], 8);
+  bytes.set(definition, 14);
+  for (let i = 0, at = 14 + definition.length; i < count; i++, at += 1 + fieldBytes) {
+    bytes[at] = 0x00;
+    if (fieldBytes === 4) view.setUint32(at + 1, 1_000_000_000 + i, true);
+  }
+  view.setUint16(14 + dataSize, CrcCalculator.calculateCRC(bytes, 0, 14 + dataSize), true);
+  return bytes;
 };

@@ -23,6 +23,23 @@ describe("activity-file reader", () => {
     expect(error).toMatchObject({ code: "validation" });
   });
 
+  it("refuses a file past the parser's caps with 413, and one whose reading runs out of the thread's heap or time with 413 too", async () => {
+    reader = createActivityFileReader({ threads: 1, queue: 0 });
+    const deep = Buffer.from(`<gpx>${"<trk>".repeat(200_000)}`);
+    expect(await refusal(reader.read(Buffer.from(`<gpx><trk><trkseg>${'<trkpt lat="1" lon="2"/>'.repeat(250_001)}</trkseg></trk></gpx>`)))).toMatchObject({
+      code: "payload_too_large",
+      message: "the file is too large to read: more than 250000 track points",
+    });
+    expect(await refusal(reader.read(deep))).toMatchObject({ code: "validation" });
+    await reader.close();
+    // A heap too small for the file stands in for a file made to exhaust a real one.
+    reader = createActivityFileReader({ threads: 1, queue: 0, heapMb: 32 });
+    expect(await refusal(reader.read(gpx(240_000)))).toMatchObject({ code: "payload_too_large", message: "the file is too large or too complex to read" });
+    await reader.close();
+    reader = createActivityFileReader({ threads: 1, queue: 0, timeoutMs: 1 });
+    expect(await refusal(reader.read(gpx(100_000)))).toMatchObject({ code: "payload_too_large" });
+  }, 120_000);
+
   it("refuses with 429 and Retry-After a file beyond its threads and queue, and takes files again once they are read", async () => {
     reader = createActivityFileReader({ threads: 1, queue: 1 });
     const big = gpx(2000);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ActivityFileError, parseActivityFile, type ActivityFileFormat } from "../../src/domain/import/activity-file.ts";
-import { makeFit, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
+import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ActivityFileFormat } from "../../src/domain/import/activity-file.ts";
+import { makeFit, makeFitOfMessages, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const START = new Date("2024-05-01T07:00:00Z");
@@ -230,6 +230,50 @@ describe("refusals", () => {
   it("refuses truncated XML as malformed", () => {
     const gpx = makeGpx(climbingRun());
     expectRefusal(utf8(gpx.slice(0, gpx.length / 2)), "malformed XML");
+  });
+});
+
+/** What no file may make the reader do, whatever it holds (docs/security.md#25-activity-file-imports). */
+describe("caps", () => {
+  const gpxOf = (inner: string) => utf8(`<?xml version="1.0"?><gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${inner}</trkseg></trk></gpx>`);
+  const expectTooLarge = (bytes: Uint8Array, message: RegExp) => {
+    expect(() => parseActivityFile(bytes)).toThrow(ActivityFileTooLarge);
+    expect(() => parseActivityFile(bytes)).toThrow(message);
+  };
+
+  it("refuses elements nested deeper than 32 levels", () => {
+    expectRefusal(gpxOf(`${"<extensions>".repeat(100_000)}${"</extensions>".repeat(100_000)}`), "the file nests elements deeper than 32 levels");
+  });
+
+  it("refuses an entity it does not know, as there is no document type to declare one", () => {
+    expectRefusal(gpxOf(`<trkpt lat="1" lon="2"><name>&lol9;</name></trkpt>`), "malformed XML");
+    expectRefusal(utf8(`<?xml version="1.0"?><!DOCTYPE gpx><gpx/>`), /DOCTYPE or ENTITY/);
+  });
+
+  it("refuses more than 250 000 track points, in GPX, TCX and FIT alike", () => {
+    const point = `<trkpt lat="52.5" lon="13.4"><time>2024-05-01T07:00:00Z</time></trkpt>`;
+    expectTooLarge(gpxOf(point.repeat(250_001)), /more than 250000 track points/);
+    const trackpoint = `<Trackpoint><Time>2024-05-01T07:00:00Z</Time></Trackpoint>`;
+    const tcx = `<TrainingCenterDatabase><Activities><Activity Sport="Running"><Lap StartTime="2024-05-01T07:00:00Z"><Track>${trackpoint.repeat(250_001)}</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+    expectTooLarge(utf8(tcx), /more than 250000 track points/);
+    expectTooLarge(makeFitOfMessages({ global: 20, count: 250_001, fieldBytes: 4 }), /more than 250000 track points/);
+  });
+
+  it("refuses millions of tiny elements, and a FIT file of millions of tiny messages", () => {
+    expectTooLarge(gpxOf("<a/>".repeat(1_500_001)), /more than 1500000 elements/);
+    expectTooLarge(makeFitOfMessages({ global: 0xff00, count: 400_001, fieldBytes: 1 }), /more than 400000 FIT messages/);
+  });
+
+  it("refuses an element with too many attributes, or with an attribute or a text too long", () => {
+    const attributes = Array.from({ length: 65 }, (_, i) => `a${i}="1"`).join(" ");
+    expectTooLarge(gpxOf(`<trkpt lat="1" lon="2" ${attributes}/>`), /more than 64 attributes/);
+    expectTooLarge(gpxOf(`<trkpt lat="${"1".repeat(5000)}" lon="2"/>`), /attribute longer than 4096 characters/);
+    expectTooLarge(gpxOf(`<trkpt lat="1" lon="2"><desc>${"x".repeat(70_000)}</desc></trkpt>`), /text longer than 65536 characters/);
+  });
+
+  it("keeps a file's name to the 200 characters a summary holds", () => {
+    const named = parseActivityFile(utf8(makeGpx(climbingRun(), { name: "n".repeat(5000) })));
+    expect(named.name).toBe("n".repeat(200));
   });
 });
 

@@ -1,10 +1,8 @@
-import { detectActivityFile } from "./detect-format.ts";
+import { hasFitHeader, readXmlActivity } from "./detect-format.ts";
 import { parseFit } from "./fit.ts";
-import { parseGpx } from "./gpx.ts";
-import type { ImportedActivity } from "./imported-activity.ts";
-import { parseTcx } from "./tcx.ts";
+import { ActivityFileError, type ImportedActivity } from "./imported-activity.ts";
 
-export { ActivityFileError, type ActivityFileFormat, type ImportedActivity } from "./imported-activity.ts";
+export { ActivityFileError, ActivityFileTooLarge, type ActivityFileFormat, type ImportedActivity } from "./imported-activity.ts";
 
 const whole = (value: number | null) => (value === null ? null : Math.round(value));
 const tenth = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
@@ -31,9 +29,11 @@ const rounded = (activity: ImportedActivity): ImportedActivity => {
   };
 };
 
-/** Throws ActivityFileError (its message fit to show the uploader) for unknown formats, malformed or empty files. */
+/**
+ * Throws ActivityFileError (its message fit to show the uploader) for unknown formats, malformed or empty files,
+ * ActivityFileTooLarge for files past the caps. The format is read from the content.
+ */
 export const parseActivityFile = (bytes: Uint8Array): ImportedActivity => {
-  const file = detectActivityFile(bytes);
-  if (file.format === "fit") return rounded(parseFit(bytes));
-  return rounded(file.format === "gpx" ? parseGpx(file.doc) : parseTcx(file.doc));
+  if (bytes.length === 0) throw new ActivityFileError("the file is empty");
+  return rounded(hasFitHeader(bytes) ? parseFit(bytes) : readXmlActivity(bytes));
 };

@@ -1,6 +1,6 @@
 import { Decoder, Stream, type FitMessages, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
 import { activityTypeFromFitSport } from "./activity-type.ts";
-import { ActivityFileError, type ImportedActivity } from "./imported-activity.ts";
+import { ActivityFileError, ActivityFileTooLarge, MAX_POINTS, type ImportedActivity } from "./imported-activity.ts";
 import { maxOf, sensorSummary, sumOf, weightedMean } from "./stats.ts";
 import { distanceM, elevationGainM, movingDurationS, timeSpan, type TrackSample } from "./track-metrics.ts";
 
@@ -14,11 +14,64 @@ type ActivityTotals = Omit<ImportedActivity, "format" | "activityType" | "name" 
 
 const timeMs = (value: unknown): number | null => (value instanceof Date ? value.getTime() : null);
 
-const decode = (bytes: Uint8Array): FitMessages => {
-  const decoder = new Decoder(Stream.fromBuffer(bytes));
-  if (!decoder.isFIT() || !decoder.checkIntegrity()) {
-    throw new ActivityFileError("the FIT file is damaged: its size or checksum does not match its contents");
+/**
+ * Data messages one FIT file may hold. The SDK keeps every message it decodes as an object with a property per
+ * field; a day's recording at one record a second, with its laps, events and heart-rate variability, holds under
+ * 250 000.
+ */
+const MAX_FIT_MESSAGES = 400_000;
+const RECORD_MESSAGE = 20;
+const DAMAGED = "the FIT file is damaged: its size or checksum does not match its contents";
+
+/**
+ * Walks the file's record headers and definitions without decoding a field, counting its data messages and
+ * records, so that a file of millions of tiny messages is refused before the SDK builds an object for each. A
+ * data message of a local type not yet defined, or one running past the data, is a damaged file.
+ */
+const countMessages = (bytes: Uint8Array) => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let messages = 0;
+  let records = 0;
+  // Chained FIT files follow one another, each with its header, data and CRC.
+  for (let file = 0; file < bytes.length; ) {
+    const headerSize = bytes[file]!;
+    if (headerSize !== 12 && headerSize !== 14) throw new ActivityFileError(DAMAGED);
+    const end = file + headerSize + view.getUint32(file + 4, true);
+    if (end + 2 > bytes.length) throw new ActivityFileError(DAMAGED);
+    const sizes: ({ bytes: number; global: number } | undefined)[] = [];
+    for (let at = file + headerSize; at < end; ) {
+      const header = bytes[at++]!;
+      if ((header & 0xc0) === 0x40) {
+        const bigEndian = bytes[at + 1] === 1;
+        const global = bigEndian ? view.getUint16(at + 2) : view.getUint16(at + 2, true);
+        const fields = bytes[at + 4]!;
+        at += 5;
+        let size = 0;
+        for (let i = 0; i < fields; i++, at += 3) size += bytes[at + 1] ?? 0;
+        if (header & 0x20) {
+          const developerFields = bytes[at++] ?? 0;
+          for (let i = 0; i < developerFields; i++, at += 3) size += bytes[at + 1] ?? 0;
+        }
+        sizes[header & 0x0f] = { bytes: size, global };
+        continue;
+      }
+      // A compressed-timestamp header names its local type in bits 5–6, a normal one in bits 0–3.
+      const definition = sizes[header & 0x80 ? (header >> 5) & 0x03 : header & 0x0f];
+      if (definition === undefined) throw new ActivityFileError(DAMAGED);
+      at += definition.bytes;
+      if (++messages > MAX_FIT_MESSAGES) throw new ActivityFileTooLarge(`the file is too large to read: more than ${MAX_FIT_MESSAGES} FIT messages`);
+      if (definition.global === RECORD_MESSAGE && ++records > MAX_POINTS) {
+        throw new ActivityFileTooLarge(`the file is too large to read: more than ${MAX_POINTS} track points`);
+      }
+    }
+    file = end + 2;
   }
+};
+
+const decode = (bytes: Uint8Array): FitMessages => {
+  countMessages(bytes);
+  const decoder = new Decoder(Stream.fromBuffer(bytes));
+  if (!decoder.isFIT() || !decoder.checkIntegrity()) throw new ActivityFileError(DAMAGED);
   const { messages, errors } = decoder.read();
   if (errors.length > 0) throw new ActivityFileError("the FIT file could not be decoded");
   return messages;

@@ -24,5 +24,17 @@ export interface ImportedActivity {
 
 /** A refusal whose message can be shown to the person who uploaded the file. */
 export class ActivityFileError extends Error {
-  override readonly name = "ActivityFileError";
+  override readonly name: string = "ActivityFileError";
 }
+
+/** A file past what one import reads (docs/security.md#25-activity-file-imports): a 413, not a malformed file. */
+export class ActivityFileTooLarge extends ActivityFileError {
+  override readonly name = "ActivityFileTooLarge";
+}
+
+/**
+ * What one import reads at most, whatever the format. A day at one point a second is 86 400 points; a 10 MiB
+ * file of real points holds under 100 000, and only a made-up one can hold more.
+ */
+export const MAX_POINTS = 250_000;
+

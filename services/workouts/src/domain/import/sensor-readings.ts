@@ -1,51 +1,39 @@
-import type { Document, Element } from "@xmldom/xmldom";
 import type { SensorReadings } from "./stats.ts";
-import { elementChildren } from "./xml-document.ts";
+import { numberIn } from "./xml-document.ts";
 
 type Reading = keyof SensorReadings;
-type Readings = Record<Reading, number[]>;
 
 /**
- * Read from the XML rather than from togeojson 7.1.3, which loses them: for GPX it recognizes heart rate only under
- * the `gpxtpx:` prefix (Garmin Connect exports write `ns3:hr`), and for TCX it drops every trackpoint without a
- * position, heart rate included (a treadmill run has none). Matched by local name, so any prefix will do.
+ * Heart rate, cadence and power of a GPX `trkpt` or TCX `Trackpoint`, matched by local name wherever they sit in
+ * the point, so any prefix will do: GPX heart rate comes as `gpxtpx:hr` or, from Garmin Connect, `ns3:hr`; power as
+ * Strava's bare `<power>` or an extension's `PowerInWatts`; a TCX point's heart rate is the `Value` in its
+ * `HeartRateBpm`. A treadmill's TCX points have no position, and their readings count all the same.
  */
-const POINT_READINGS: Readonly<Record<"gpx" | "tcx", { point: string; readings: ReadonlyMap<string, Reading> }>> = {
-  gpx: {
-    point: "trkpt",
-    readings: new Map<string, Reading>([
-      ["hr", "heartRates"],
-      ["cad", "cadences"],
-      ["power", "powers"],
-      ["PowerInWatts", "powers"],
-    ]),
-  },
-  tcx: {
-    point: "Trackpoint",
-    readings: new Map<string, Reading>([
-      ["HeartRateBpm", "heartRates"],
-      ["Cadence", "cadences"],
-      ["RunCadence", "cadences"],
-      ["Watts", "powers"],
-    ]),
-  },
+const POINT_READINGS: Readonly<Record<"gpx" | "tcx", ReadonlyMap<string, Reading>>> = {
+  gpx: new Map<string, Reading>([
+    ["hr", "heartRates"],
+    ["cad", "cadences"],
+    ["power", "powers"],
+    ["PowerInWatts", "powers"],
+  ]),
+  tcx: new Map<string, Reading>([
+    ["HeartRateBpm", "heartRates"],
+    ["Cadence", "cadences"],
+    ["RunCadence", "cadences"],
+    ["Watts", "powers"],
+  ]),
 };
 
-const collect = (element: Element, readings: ReadonlyMap<string, Reading>, into: Readings) => {
-  for (const child of elementChildren(element)) {
-    const reading = readings.get(child.localName ?? "");
-    if (reading === undefined) {
-      collect(child, readings, into);
-      continue;
-    }
-    const value = Number.parseFloat(child.textContent ?? "");
-    if (Number.isFinite(value)) into[reading].push(value);
-  }
-};
-
-export const sensorReadings = (doc: Document, format: "gpx" | "tcx"): SensorReadings => {
-  const { point, readings } = POINT_READINGS[format];
-  const into: Readings = { heartRates: [], cadences: [], powers: [] };
-  for (const element of doc.getElementsByTagName(point)) collect(element, readings, into);
-  return into;
+/** Collects the readings of the points as their elements close; `take` is told of every element closing inside a point. */
+export const sensorReadings = (format: "gpx" | "tcx") => {
+  const names = POINT_READINGS[format];
+  const readings = { heartRates: [] as number[], cadences: [] as number[], powers: [] as number[] };
+  return {
+    readings: readings as SensorReadings,
+    take: (name: string, path: readonly string[], text: string) => {
+      const reading = names.get(name) ?? (name === "Value" ? names.get(path.at(-1) ?? "") : undefined);
+      const value = reading === undefined ? null : numberIn(text);
+      if (reading !== undefined && value !== null) readings[reading].push(value);
+    },
+  };
 };
