@@ -64,11 +64,11 @@ export const composeProject = (name: string, gatewayPort: number, secrets: Recor
   return {
     compose,
     containers,
-    /** Every container of the project reports its health check as passing. */
+    /** Every container of the project reports its health check as passing; a one-shot (database roles) has done its work. */
     allHealthy: async () => {
       const ids = await containers();
-      const states = await inspect("{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}}{{end}}", ids);
-      return states.every((state) => state === "healthy" || state === "running");
+      const states = await inspect("{{if .State.Health}}{{.State.Health.Status}}{{else}}{{.State.Status}} {{.State.ExitCode}}{{end}}", ids);
+      return states.every((state) => state === "healthy" || state === "running 0" || state === "exited 0");
     },
     healthy: async (service: string) => (await inspect("{{.State.Health.Status}}", await containers(service))).every((s) => s === "healthy"),
     addresses: async (service: string) => inspect("{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", await containers(service)),
