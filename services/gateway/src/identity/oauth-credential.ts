@@ -16,6 +16,8 @@ const AccessTokenClaims = z.object({
   jti: z.string().min(1),
   exp: z.number(),
   iat: z.number(),
+  /** When it was issued, to the millisecond (tokens from before this claim have only iat). */
+  iat_ms: z.number().optional(),
   azp: z.string().min(1),
   scope: z.string().default(""),
 });
@@ -79,7 +81,7 @@ export function createOAuthTokenResolver(check: OAuthTokenCheck, cache: Credenti
   const read = async (token: string) => {
     const claims = await verify(token);
     // A JWT outlives a deleted account and an ended grant unless both are checked too: the same single read.
-    const live = await check.store.isAccessTokenLive({ jti: claims.jti, accountId: claims.sub, clientId: claims.azp, issuedAt: new Date(claims.iat * 1000) });
+    const live = await check.store.isAccessTokenLive({ jti: claims.jti, accountId: claims.sub, clientId: claims.azp, issuedAt: new Date(claims.iat_ms ?? claims.iat * 1000) });
     if (!live) throw invalidToken("was revoked, its app disconnected, or its account deleted");
     // offline_access only asks for a refresh token; it names no data.
     const scopes = claims.scope.split(" ").filter((scope) => scope && scope !== "offline_access");
