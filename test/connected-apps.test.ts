@@ -192,6 +192,15 @@ describe("signing out everywhere", () => {
     expect((await session.get("/api/weight")).status).toBe(200);
     expect((await session.post("/api/sessions/revoke-others?connectedApps=all")).status).toBe(400);
   });
+
+  it("lets an app connected again just after its revocation in at once, within the same second", async () => {
+    const { email, session } = await personWithAgents();
+    // End every grant at the start of a second, so the next token's whole-second iat is the second of that end.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
+    expect((await session.post("/api/sessions/revoke-others?connectedApps=revoke")).body).toMatchObject({ connectedApps: 2 });
+    const again = await connectAgent(system.url, "weight:read", { email, name: "Diary bot, again" });
+    await warm(client(replica.url, again.tokens.access_token));
+  });
 });
 
 interface Run {
