@@ -27,7 +27,7 @@ beforeAll(async () => {
   system = await startSystem({
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
-    env: { SIGN_IN_LIMIT_PER_ADDRESS: "200", SIGN_IN_LIMIT_PER_EMAIL: "50" },
+    env: { SIGN_IN_LIMIT_PER_ADDRESS: "200", SIGN_IN_LIMIT_PER_EMAIL: "50", REGISTRATION_LIMIT_PER_ADDRESS: "200", EXCHANGE_LIMIT_PER_ADDRESS: "1000" },
   });
   replica = await startReplica(system);
   home = await mkdtemp(join(tmpdir(), "fit-apps-"));
