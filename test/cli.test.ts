@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentScopes, scopes } from "@fit/contracts";
 import { makeFit, makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
 import { freePort } from "@fit/testing";
-import { buildCli, fitBinary } from "./support/cli.ts";
+import { buildCli, fitBinary, runFit } from "./support/cli.ts";
 import { client } from "./support/http.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -17,27 +17,9 @@ let system: System;
 let home: string;
 let key: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `fit` with a config folder of this test's own and no FIT_* variables unless given. */
 const fit = (args: string[], options: { env?: Record<string, string>; input?: string; configHome?: string } = {}) =>
-  new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, [fitBinary, ...args], {
-      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: options.configHome ?? join(home, "config"), TZ: "UTC", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
-  });
+  runFit(args, { home, ...options });
 
 /** `fit` with the server and key in the environment, as a script would run it. */
 const as = (apiKey: string) => (args: string[]) => fit(args, { env: { FIT_URL: system.url, FIT_API_KEY: apiKey } });

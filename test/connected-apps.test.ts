@@ -1,14 +1,13 @@
 // Connected apps: the agents a person let in over OAuth, listed and cut off by that person, over real HTTP on two
 // gateway replicas sharing one database and NATS (docs/decisions/0057-connected-apps.md): through the API, the
 // `fit` binary, the web app's Settings in a real browser, and sign-out everywhere.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniqueTag } from "@fit/testing";
-import { buildCli, fitBinary } from "./support/cli.ts";
+import { buildCli, runFit } from "./support/cli.ts";
 import { startReplica } from "./support/gateway-replica.ts";
 import { client } from "./support/http.ts";
 import { connectAgent, insecure, oauth } from "./support/oauth-agent.ts";
@@ -203,25 +202,7 @@ describe("signing out everywhere", () => {
   });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const fit = (args: string[], apiKey: string) =>
-  new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, [fitBinary, ...args], {
-      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, "config"), TZ: "UTC", FIT_URL: system.url, FIT_API_KEY: apiKey },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+const fit = (args: string[], apiKey: string) => runFit(args, { home, env: { FIT_URL: system.url, FIT_API_KEY: apiKey } });
 
 describe("fit apps", () => {
   it("lists connected apps in a table and as JSON, and revokes one by client id", async () => {

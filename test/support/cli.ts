@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -14,3 +15,34 @@ export const fitBinary = `${cliFolder}dist/fit.js`;
 export const buildCli = async (): Promise<void> => {
   await promisify(execFile)(process.execPath, ["build.mjs"], { cwd: cliFolder });
 };
+
+export interface FitRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface FitOptions {
+  /** The HOME the client sees; its config lives under `<home>/config` unless `configHome` says otherwise. */
+  home: string;
+  configHome?: string | undefined;
+  /** FIT_* and other variables; nothing of the test process's own environment but PATH reaches the client. */
+  env?: Record<string, string> | undefined;
+  input?: string | undefined;
+}
+
+/** Runs the built `fit` as a person's shell would, in UTC, and collects what it printed and its exit code. */
+export const runFit = (args: string[], options: FitOptions) =>
+  new Promise<FitRun>((resolve, reject) => {
+    const child = spawn(process.execPath, [fitBinary, ...args], {
+      env: { PATH: process.env.PATH, HOME: options.home, XDG_CONFIG_HOME: options.configHome ?? join(options.home, "config"), TZ: "UTC", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
