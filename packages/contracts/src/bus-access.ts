@@ -36,6 +36,11 @@ export interface BusAccess {
 export const accountDeletionDurable = (service: string) => `${service}-account-deletion`;
 const accountDeletion = (service: string) => ({ event: identityEvents.accountDeleted, durable: accountDeletionDurable(service) });
 
+/** The durables nutrition rolls its own item events up into daily totals through, one per event. */
+export const nutritionRollupDurable = (event: EventDef) => `nutrition-rollup-${event.subject.split(".").at(-1)}`;
+/** The durable nutrition copies the account's targets onto its days through. */
+export const nutritionTargetsDurable = "nutrition-targets";
+
 export const busAccess = {
   gateway: {
     asks: [
@@ -63,8 +68,8 @@ export const busAccess = {
     asks: [coachBus.estimateFoods],
     publishes: Object.values(nutritionEvents),
     consumes: [
-      ...Object.values(nutritionEvents).map((event) => ({ event, durable: `nutrition-rollup-${event.subject.split(".").at(-1)}` })),
-      { event: bodyMetricsEvents.targetsUpdated, durable: "nutrition-targets" },
+      ...Object.values(nutritionEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
+      { event: bodyMetricsEvents.targetsUpdated, durable: nutritionTargetsDurable },
       accountDeletion("nutrition"),
     ],
     broadcasts: [],

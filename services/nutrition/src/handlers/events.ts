@@ -1,23 +1,23 @@
-import { bodyMetricsEvents, nutritionEvents } from "@fit/contracts";
+import { bodyMetricsEvents, nutritionEvents, nutritionRollupDurable, nutritionTargetsDurable } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
 
 /**
  * Every subscription of the nutrition service, in one place. Durable names are per purpose, so replicas of
- * this service share the work and a replay reaches each purpose once.
+ * this service share the work and a replay reaches each purpose once; they come from the contracts, which grant
+ * this service's NATS user exactly those consumers (docs/decisions/0061-per-service-nats-users-and-database-roles.md).
  */
 export const subscribeNutritionEvents = async (bus: Bus, store: Store) => {
-  const itemEvents = [nutritionEvents.itemLogged, nutritionEvents.itemUpdated, nutritionEvents.itemDeleted];
   const subscriptions = await Promise.all(
-    itemEvents.map((def) =>
-      bus.subscribe(def, `nutrition-rollup-${def.subject.split(".").at(-1)}`, async ({ id, data }) => {
+    Object.values(nutritionEvents).map((def) =>
+      bus.subscribe(def, nutritionRollupDurable(def), async ({ id, data }) => {
         await store.recomputeDay(data.accountId, data.date, id);
         if (data.previousDate) await store.recomputeDay(data.accountId, data.previousDate, id);
       }),
     ),
   );
   subscriptions.push(
-    await bus.subscribe(bodyMetricsEvents.targetsUpdated, "nutrition-targets", async ({ occurredAt, data }) => {
+    await bus.subscribe(bodyMetricsEvents.targetsUpdated, nutritionTargetsDurable, async ({ occurredAt, data }) => {
       await store.applyTargets(
         data.accountId,
         { dailyKcalTarget: data.targets?.dailyKcalTarget ?? null, proteinTargetG: data.targets?.proteinTargetG ?? null },
