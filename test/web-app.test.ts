@@ -293,6 +293,34 @@ describe("the web app", () => {
     expect((await fetch(`${system.url}/api/weight`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
   });
 
+  it("sends a weigh-in whose answer was lost again under the same Idempotency-Key, and it is stored once", async () => {
+    // The first POST reaches the server and is stored; the browser is told 503, as when a service dies just after
+    // its commit (docs/decisions/0062-idempotency-keys.md). Later ones pass untouched.
+    const keys: (string | undefined)[] = [];
+    await page.route(`${system.url}/api/weight`, async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      keys.push(route.request().headers()["idempotency-key"]);
+      if (keys.length > 1) return route.continue();
+      await route.fetch();
+      return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "the service is unavailable" }) });
+    });
+    try {
+      await nav(page, "Weight").click();
+      await page.getByLabel("Weight (kg)").fill("80.6");
+      await page.getByLabel("Note", { exact: true }).fill("answer lost once");
+      await page.getByRole("button", { name: "Log weight" }).click();
+      await page.getByText("Logged.").waitFor();
+    } finally {
+      await page.unroute(`${system.url}/api/weight`);
+    }
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(keys[1]).toBe(keys[0]);
+    const listed = (await (await page.request.get(`${system.url}/api/weight`)).json()) as { items: { note: string | null }[] };
+    const notes = listed.items.filter((item) => item.note === "answer lost once");
+    expect(notes).toHaveLength(1);
+  });
+
   it("signs out, and ran without a Content-Security-Policy violation", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
