@@ -59,6 +59,15 @@ describe("identity on PostgreSQL", () => {
     expect(tables.filter((row) => row.table_schema === "public")).toEqual([]);
   });
 
+  it("stores no client URL the server would fetch, so no client registered before that rule keeps one", async () => {
+    const stored = (field: string) =>
+      sql(`INSERT INTO "${schema}".oauth_client (id, client_id, redirect_uris, ${field}) VALUES (gen_random_uuid(), $1, '{}', $2)`, [
+        `client-${field}`,
+        "https://intranet.example/logout",
+      ]);
+    for (const field of ["backchannel_logout_uri", "jwks_uri"]) await expect(stored(field), field).rejects.toThrow(/oauth_client_fetches_no_url/);
+  });
+
   it("stores a key as its SHA-256 and resolves it with one SELECT, writing only its last use once a minute", async () => {
     const issued = await t.identity.issueAccountKey(freshEmail(), { scopes: ["nutrition:read"] });
     const [row] = await sql<{ key: string; updated_at: Date }>(`SELECT key, updated_at FROM "${schema}".api_key WHERE reference_id = $1`, [issued.accountId]);
