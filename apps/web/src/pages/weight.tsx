@@ -110,7 +110,7 @@ export const WeightPage = () => {
                   {reading.note && <div class="note">{reading.note}</div>}
                 </div>
                 <div class="actions">
-                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit the note of ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Edit note</button>
+                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit note of ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Edit note</button>
                   <button type="button" class="danger" onClick={() => remove(reading)} aria-label={`Delete ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Delete</button>
                 </div>
               </>
