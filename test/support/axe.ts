@@ -11,7 +11,7 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 /** Fails listing each serious or critical violation on the page as it stands: rule id, impact and the elements. */
 export const expectNoSeriousViolations = async (page: Page, screen: string): Promise<void> => {
   if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(axeSource);
-  const results = (await page.evaluate("window.axe.run(document, { resultTypes: ['violations'] })")) as AxeResults;
+  const results = await page.evaluate<AxeResults>("window.axe.run(document, { resultTypes: ['violations'] })");
   const serious = results.violations.filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ""));
   if (serious.length === 0) return;
   const lines = serious.flatMap((violation) =>
