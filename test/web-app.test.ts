@@ -284,6 +284,25 @@ describe("the web app", () => {
     await expect.poll(() => total.textContent(), POLL).toBe("380 / 2200 kcal · 13 / 150 g protein");
   });
 
+  it("says where a moved item went, and moves it back on Undo", async () => {
+    await nav(page, "Food").click();
+    const total = page.getByTestId("day-total");
+    await expect.poll(() => total.textContent(), POLL).toBe("745 / 2200 kcal · 56 / 150 g protein");
+    // To the day before (a day ahead may be refused as a future date).
+    const yesterday = localDay(new Date(Date.now() - 86_400_000));
+    await page.getByRole("button", { name: "Edit apple" }).click();
+    await page.getByRole("form", { name: "Edit apple" }).getByLabel("Day").fill(yesterday);
+    await page.getByRole("form", { name: "Edit apple" }).getByRole("button", { name: "Save" }).click();
+    const moved = page.getByRole("status").filter({ hasText: "Moved apple to" });
+    await moved.waitFor();
+    expect(await moved.getByRole("link").getAttribute("href")).toBe(`/food?date=${yesterday}`);
+    await expect.poll(() => total.textContent(), POLL).toBe("650 / 2200 kcal · 55 / 150 g protein");
+    await moved.getByRole("button", { name: "Undo move" }).click();
+    await page.getByRole("button", { name: "Edit apple" }).waitFor();
+    await expect.poll(() => total.textContent(), POLL).toBe("745 / 2200 kcal · 56 / 150 g protein");
+    expect(await moved.count()).toBe(0);
+  });
+
   it("shows today, and says why, for a ?date= that is not a day", async () => {
     await page.goto(`${system.url}/food?date=2026-13-45`);
     await page.getByRole("alert").filter({ hasText: "“2026-13-45” is not a date" }).waitFor();
@@ -300,6 +319,13 @@ describe("the web app", () => {
       await page.getByRole("button", { name: "Add", exact: true }).click();
       await page.getByRole("button", { name: `Delete ${site} ${value} cm` }).waitFor();
     }
+    // A waist measured five days ago, back-filled: listed last, and not the latest waist on the dashboard.
+    await page.getByLabel("Site").selectOption("waist");
+    await page.getByLabel("Value (cm)").fill("86");
+    await page.getByLabel("When").fill(`${localDay(new Date(Date.now() - 5 * 86_400_000))}T20:15`);
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await page.getByRole("button", { name: "Delete waist 86 cm" }).waitFor();
+    expect((await page.getByRole("list", { name: "Measurements" }).locator("li").allTextContents()).at(-1)).toContain("86 cm");
     await nav(page, "Home").click();
     await page.getByTestId("latest-weight").waitFor();
     expect(await page.getByTestId("latest-weight").textContent()).toBe("81.4 kg");
@@ -336,9 +362,19 @@ describe("the web app", () => {
     await page.locator(".chart canvas").nth(5).waitFor();
     expect(await page.locator(".chart canvas").count()).toBe(6);
     for (const heading of ["Body fat", "waist", "shoulders"]) await page.getByRole("heading", { name: heading, exact: true }).waitFor();
-    // The time axis is labelled in days (a date per tick), never in hours.
-    const ticks = await page.locator("section[aria-labelledby=history-weight] .u-axis").first().allTextContents();
-    expect(ticks.join(" ")).not.toMatch(/\d{1,2}:\d{2}|[ap]m\b/i);
+    // The time axis is labelled in days, never hours, even over two days (where uPlot would tick every few hours).
+    // The labels are drawn on the canvas: the page's fillText calls are recorded to read them.
+    await page.evaluate(`window.chartTexts = [];
+      const fillText = CanvasRenderingContext2D.prototype.fillText;
+      CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) { window.chartTexts.push(String(text)); return fillText.call(this, text, ...rest); };`);
+    await page.locator("#history-from").fill(localDay(new Date(Date.now() - 2 * 86_400_000)));
+    await page.locator("#history-from").dispatchEvent("change");
+    await expect.poll(() => page.evaluate("window.chartTexts.length"), POLL).toBeGreaterThan(0);
+    const labels = await page.evaluate<string[]>("window.chartTexts");
+    expect(labels.filter((label) => /\d:\d\d|\d\s?[ap]m\b/i.test(label))).toEqual([]);
+    expect(labels.some((label) => /^[A-Z][a-z]{2} \d{1,2}$|^\d{1,2} [A-Z][a-z]{2}$/.test(label))).toBe(true);
+    await page.reload();
+    await page.getByRole("heading", { name: "Energy per day" }).waitFor();
     await checkLayout(page, "history-desktop", { nav: ".top nav", weight: "section[aria-labelledby=history-weight]" });
     await nav(page, "Home").click();
   });
