@@ -80,7 +80,8 @@ export const api = {
   editWeightNote: (id: string, note: string | null) => call<Ok>("PATCH", `/api/weight/${id}`, { note }),
   deleteWeight: (id: string) => call<Ok>("DELETE", `/api/weight/${id}`),
 
-  measurements: () => call<T.MeasurementPage>("GET", "/api/measurements?limit=100"),
+  measurements: (range: { from?: number; to?: number; cursor?: string; limit?: number; site?: T.MeasurementSite } = {}) =>
+    call<T.MeasurementPage>("GET", `/api/measurements${query(range)}`),
   logMeasurement: (body: { site: T.MeasurementSite; valueCm: number; ts?: number }) => create<Created>("/api/measurements", body),
   deleteMeasurement: (id: string) => call<Ok>("DELETE", `/api/measurements/${id}`),
 

@@ -1,7 +1,12 @@
-// A uPlot line chart that follows its container's width; time on x in seconds, as uPlot expects.
+// A uPlot line chart that follows its container's width; time on x in seconds, as uPlot expects, labelled in days.
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+
+const DAY_S = 86_400;
+/** Tick spacings the x axis may choose: whole days and weeks, never hours (readings are a few a day at most). */
+const DAY_INCREMENTS = [1, 2, 7, 14, 28, 56, 91, 182, 364].map((days) => days * DAY_S);
+const dayLabel = (seconds: number) => new Date(seconds * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short" });
 
 export interface Series {
   label: string;
@@ -34,7 +39,7 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
         cursor: { points: { size: 6 } },
         // Bars (amounts per day) stand on zero; a weight line is scaled to its readings.
         scales: { x: { time: true, range: () => span }, ...(series.some((s) => s.bars) ? { y: { range: (_u, _min, max) => [0, max * 1.1] } } : {}) },
-        axes: [{}, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 76 }],
+        axes: [{ incrs: DAY_INCREMENTS, values: (_u, ticks) => ticks.map(dayLabel) }, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 76 }],
         series: [
           {},
           ...series.map((s) => ({

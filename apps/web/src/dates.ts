@@ -20,3 +20,9 @@ export const formatTime = (ms: number): string =>
 
 export const formatDay = (day: string): string =>
   new Date(dayStart(day)).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" });
+
+/** A `datetime-local` input's value for an instant, to the minute, in the browser's time zone. */
+export const localDateTime = (at: Date = new Date()): string => `${localDay(at)}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+
+/** A real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export const isDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && localDay(new Date(dayStart(text))) === text;

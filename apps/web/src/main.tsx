@@ -24,6 +24,12 @@ const pages = [
   { path: "/settings", label: "Settings", Page: SettingsPage },
 ] as const;
 
+/** Moves focus (and so the next Tab) to the page's content; the router would otherwise take the click as a navigation. */
+const skipToContent = (event: MouseEvent) => {
+  event.preventDefault();
+  document.getElementById("main")?.focus();
+};
+
 const App = () => {
   const location = useLocation();
   const [session, setSession] = useState<SessionView | undefined>(undefined);
@@ -44,7 +50,7 @@ const App = () => {
   };
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main" onClick={skipToContent}>Skip to content</a>
       <header class="top">
         <nav aria-label="Main">
           {pages.map(({ path, label }) => (

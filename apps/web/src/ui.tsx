@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api.ts";
+import { localDateTime } from "./dates.ts";
 import { onNavigate } from "./router.ts";
 
 /** A form's failure: the field its message names, or the form as a whole. */
@@ -10,8 +11,30 @@ export interface FormError {
   message: string;
 }
 
-export const formError = (error: unknown, fields: readonly string[]): FormError =>
-  error instanceof ApiError ? { field: error.fieldIn(fields), message: error.message } : { message: String(error) };
+/** A number field holding something else: refused in the browser, so nothing is sent (or cleared) on its account. */
+class NotANumber extends Error {
+  constructor(readonly field: string) {
+    super(`${field} must be a number`);
+  }
+}
+
+/**
+ * The message in the form's words: the API names its fields as the JSON does (`weightKg`), a person reads the
+ * labels beside them. The leading word and any camelCase name are replaced; a plain word mid-sentence is English.
+ */
+const inLabels = (message: string, labels: Readonly<Record<string, string>>) =>
+  message.replace(/\b[A-Za-z]+\b/g, (word, offset: number) => {
+    const label = Object.hasOwn(labels, word) ? labels[word] : undefined;
+    if (label === undefined || (offset > 0 && !/[a-z][A-Z]/.test(word))) return word;
+    return offset === 0 ? label : label.charAt(0).toLowerCase() + label.slice(1);
+  });
+
+/** `labels` maps each request field of the form to its label. */
+export const formError = (error: unknown, labels: Readonly<Record<string, string>>): FormError => {
+  if (error instanceof NotANumber) return { field: error.field, message: inLabels(error.message, labels) };
+  if (error instanceof ApiError) return { field: error.fieldIn(Object.keys(labels)), message: inLabels(error.message, labels) };
+  return { message: String(error) };
+};
 
 /** A label, its control and, when the API refused this field, the reason in words (announced to screen readers). */
 export const Field = ({ id, label, error, children, hint }: {
@@ -36,11 +59,39 @@ export const Field = ({ id, label, error, children, hint }: {
 export const FormProblem = ({ error }: { error: FormError | null }) =>
   error && error.field === undefined ? <p class="error" role="alert">{error.message}</p> : null;
 
-/** Empty input is "not given"; anything else must read as a number (the API judges its range). */
-export const numberOrUndefined = (value: FormDataEntryValue | null): number | undefined => {
+/** The form's `field`: empty is "not given"; anything else must read as a number (the API judges its range). */
+export const numberOrUndefined = (data: FormData, field: string): number | undefined => {
+  const value = data.get(field);
   const text = typeof value === "string" ? value.trim().replace(",", ".") : "";
-  return text === "" ? undefined : Number(text);
+  if (text === "") return undefined;
+  const number = Number(text);
+  if (!Number.isFinite(number)) throw new NotANumber(field);
+  return number;
 };
+
+/** When a reading was taken: now unless changed, so a reading can be back-filled onto its day and hour. */
+export const WhenField = ({ id, error }: { id: string; error: FormError | null }) => (
+  <Field id={id} label="When" error={error} hint="Now, unless you change it">
+    <input id={id} name="ts" type="datetime-local" defaultValue={localDateTime()} />
+  </Field>
+);
+
+/** The instant WhenField holds, or undefined when left at its default (the server's now is then more exact). */
+export const whenOf = (form: HTMLFormElement): number | undefined => {
+  const input = form.elements.namedItem("ts") as HTMLInputElement;
+  return input.value && input.value !== input.defaultValue ? new Date(input.value).getTime() : undefined;
+};
+
+/** After a write: the form empties and WhenField reads now again. */
+export const resetForm = (form: HTMLFormElement) => {
+  const when = form.elements.namedItem("ts");
+  if (when instanceof HTMLInputElement) when.defaultValue = localDateTime();
+  form.reset();
+};
+
+/** "Older": the next page of a list, while there is one. */
+export const OlderButton = ({ list, hasMore, busy, more }: { list: string; hasMore: boolean; busy: boolean; more: () => void }) =>
+  hasMore ? <button type="button" class="secondary" disabled={busy} onClick={more} aria-label={`Older ${list}`}>Older</button> : null;
 
 export const text = (value: FormDataEntryValue | null): string => (typeof value === "string" ? value.trim() : "");
 

@@ -116,7 +116,9 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
           perAccount: limits.perAccount,
           refused: limits.refusedPerAddress,
         });
-        await app.register(webAppRoutes, { dir: config.WEB_APP_DIR, providers: providerIds(config.IDENTITY_PROVIDERS) });
+        await app.register(webAppRoutes, {
+          dir: config.WEB_APP_DIR, providers: providerIds(config.IDENTITY_PROVIDERS), signInLink: config.SMTP_URL ? "email" : "console",
+        });
         const admin = await startAdminSocket({ path: adminSocketPath(config.DATA_DIR), identity, logger: app.log });
         return [{ stop: () => admin.close() }, revocations];
       },

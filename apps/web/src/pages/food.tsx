@@ -1,21 +1,27 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
-import { addDays, formatDay, localDay } from "../dates.ts";
+import { addDays, formatDay, isDay, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
 import type { FoodItem, Meal } from "../types.ts";
 import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, round, text, type FormError } from "../ui.tsx";
 
 const MEALS: readonly Meal[] = ["breakfast", "lunch", "dinner", "snack"];
-const FIELDS = ["name", "kcal", "proteinG", "carbsG", "fatG", "meal", "date"] as const;
+const LABELS = {
+  name: "Food", kcal: "kcal", proteinG: "Protein (g)", fatG: "Fat (g)", carbsG: "Carbs (g)", meal: "Meal", date: "Day",
+} as const;
+/** The macros beside kcal and protein that the API stores; an item may lack them (null: not given). */
+const MACROS = [["fatG", "Fat (g)", "fat"], ["carbsG", "Carbs (g)", "carbs"]] as const;
 
-/** The food fields of a form; a field left empty is not sent (the API keeps or clears what it means). */
+/** The food fields of a form; an empty fat or carbs field is null (not given, or cleared when editing). */
 const fieldsOf = (form: HTMLFormElement) => {
   const data = new FormData(form);
   const meal = text(data.get("meal"));
   return {
     name: text(data.get("name")),
-    kcal: numberOrUndefined(data.get("kcal")) as number,
-    proteinG: numberOrUndefined(data.get("proteinG")) ?? 0,
+    kcal: numberOrUndefined(data, "kcal") as number,
+    proteinG: numberOrUndefined(data, "proteinG") ?? 0,
+    fatG: numberOrUndefined(data, "fatG") ?? null,
+    carbsG: numberOrUndefined(data, "carbsG") ?? null,
     meal: meal === "" ? null : (meal as Meal),
   };
 };
@@ -27,41 +33,69 @@ const MealSelect = ({ id, value }: { id: string; value: Meal | null }) => (
   </select>
 );
 
-const ItemEditor = ({ item, done }: { item: FoodItem; done: (changed: boolean) => void }) => {
+/** The inputs every food form has: what it is, its energy and macros. */
+const FoodFields = ({ prefix, item, error }: { prefix: string; item?: FoodItem; error: FormError | null }) => {
+  const id = (field: string) => `${prefix}-${field}`;
+  const number = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+  return (
+    <>
+      <Field id={id("name")} label="Food" error={error}><input id={id("name")} name="name" defaultValue={item?.name ?? ""} required autofocus={item !== undefined} /></Field>
+      <Field id={id("kcal")} label="kcal" error={error}><input id={id("kcal")} name="kcal" inputMode="decimal" defaultValue={number(item?.kcal)} required /></Field>
+      <Field id={id("proteinG")} label="Protein (g)" error={error}><input id={id("proteinG")} name="proteinG" inputMode="decimal" defaultValue={number(item?.proteinG)} /></Field>
+      {MACROS.map(([field, label]) => (
+        <Field key={field} id={id(field)} label={label} error={error}><input id={id(field)} name={field} inputMode="decimal" defaultValue={number(item?.[field])} /></Field>
+      ))}
+    </>
+  );
+};
+
+const ItemEditor = ({ item, done }: { item: FoodItem; done: (saved: FoodItem | null) => void }) => {
   const [error, setError] = useState<FormError | null>(null);
   const id = (field: string) => `item-${item.id}-${field}`;
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     try {
-      await api.editFood(item.id, { ...fieldsOf(form), date: text(new FormData(form).get("date")) });
-      done(true);
+      done(await api.editFood(item.id, { ...fieldsOf(form), date: text(new FormData(form).get("date")) }));
     } catch (caught) {
-      setError(formError(caught, FIELDS));
+      setError(formError(caught, LABELS));
     }
   };
   return (
     <form class="inline editor" onSubmit={(event) => void save(event)} noValidate aria-label={`Edit ${item.name}`}>
       <div class="row">
-        <Field id={id("name")} label="Food" error={error}><input id={id("name")} name="name" defaultValue={item.name} autofocus /></Field>
-        <Field id={id("kcal")} label="kcal" error={error}><input id={id("kcal")} name="kcal" inputMode="decimal" defaultValue={String(item.kcal)} /></Field>
-        <Field id={id("proteinG")} label="Protein (g)" error={error}><input id={id("proteinG")} name="proteinG" inputMode="decimal" defaultValue={String(item.proteinG)} /></Field>
+        <FoodFields prefix={`item-${item.id}`} item={item} error={error} />
         <Field id={id("meal")} label="Meal" error={error}><MealSelect id={id("meal")} value={item.meal} /></Field>
         <Field id={id("date")} label="Day" error={error} hint="Change it to move the item"><input id={id("date")} name="date" type="date" defaultValue={item.date} /></Field>
       </div>
       <button type="submit">Save</button>
-      <button type="button" class="secondary" onClick={() => done(false)}>Cancel</button>
+      <button type="button" class="secondary" onClick={() => done(null)}>Cancel</button>
       <FormProblem error={error} />
     </form>
   );
 };
 
+/** "Moved to <day>": the item left this page, so the page says where it went, links there and can take it back. */
+const MovedNotice = ({ moved, undo, dismiss }: { moved: { item: FoodItem; from: string }; undo: () => void; dismiss: () => void }) => (
+  <div class="created" role="status">
+    <span>Moved {moved.item.name} to <a href={`/food?date=${moved.item.date}`}>{formatDay(moved.item.date)}</a>.</span>{" "}
+    <button type="button" class="secondary" onClick={undo}>Undo move</button>
+    <button type="button" class="link" onClick={dismiss}>Dismiss</button>
+  </div>
+);
+
+const macroWords = (item: Pick<FoodItem, "fatG" | "carbsG">) =>
+  MACROS.filter(([field]) => item[field] !== null).map(([field, , word]) => ` · ${round(item[field] ?? 0, 1)} g ${word}`).join("");
+
 export const FoodPage = ({ search }: { search: URLSearchParams }) => {
-  const date = search.get("date") ?? localDay();
+  const asked = search.get("date");
+  // A date that is not a calendar day (a typo in a bookmark) shows today, and says so, rather than "Invalid Date".
+  const date = asked !== null && isDay(asked) ? asked : localDay();
   const { value: items, error: loadError, reload } = useLoad(() => api.foodItems(date), [date]);
   const { value: targets } = useLoad(() => api.targets(), []);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
+  const [moved, setMoved] = useState<{ item: FoodItem; from: string } | null>(null);
   const [error, setError] = useState<FormError | null>(null);
 
   const submit = async (event: SubmitEvent) => {
@@ -70,12 +104,28 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
     setError(null);
     try {
       await api.logFood({ ...fieldsOf(form), date });
+      // The meal stays chosen: a breakfast is usually several items in a row.
+      const meal = form.elements.namedItem("meal") as HTMLSelectElement;
+      const chosen = meal.value;
       form.reset();
+      meal.value = chosen;
       (form.elements.namedItem("name") as HTMLInputElement).focus();
       await reload();
     } catch (caught) {
-      setError(formError(caught, FIELDS));
+      setError(formError(caught, LABELS));
     }
+  };
+  const edited = (before: FoodItem, saved: FoodItem | null) => {
+    setEditing(null);
+    if (!saved) return;
+    setMoved(saved.date === before.date ? null : { item: saved, from: before.date });
+    void reload();
+  };
+  const undoMove = async () => {
+    if (!moved) return;
+    setMoved(null);
+    await api.editFood(moved.item.id, { date: moved.from }).catch((caught: unknown) => setError(formError(caught, LABELS)));
+    await reload();
   };
   const remove = (item: FoodItem) => {
     setHidden((set) => new Set(set).add(item.id));
@@ -87,16 +137,15 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   };
 
   const shown = (items ?? []).filter((item) => !hidden.has(item.id));
-  const sum = (list: FoodItem[]) => ({
-    kcal: list.reduce((total, item) => total + item.kcal, 0),
-    proteinG: list.reduce((total, item) => total + item.proteinG, 0),
-  });
-  const total = sum(shown);
+  const sum = (list: FoodItem[], field: "kcal" | "proteinG" | "fatG" | "carbsG") => list.reduce((total, item) => total + (item[field] ?? 0), 0);
+  const totalOf = (list: FoodItem[]) => ({ kcal: sum(list, "kcal"), proteinG: sum(list, "proteinG") });
+  const total = totalOf(shown);
   const groups = [...MEALS, null].map((meal) => ({ meal, items: shown.filter((item) => item.meal === meal) })).filter((g) => g.items.length);
   const isToday = date === localDay();
   return (
     <>
       <h1>Food</h1>
+      {asked !== null && asked !== date && <p class="error" role="alert">“{asked}” is not a date (YYYY-MM-DD): showing today.</p>}
       <nav class="day-nav" aria-label="Day">
         <a href={`/food?date=${addDays(date, -1)}`}>← Previous day</a>
         <strong>{isToday ? "Today" : formatDay(date)}</strong>
@@ -106,12 +155,14 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
         {round(total.kcal, 0)}{targets?.dailyKcalTarget ? ` / ${targets.dailyKcalTarget}` : ""} kcal ·{" "}
         {round(total.proteinG, 0)}{targets?.proteinTargetG ? ` / ${targets.proteinTargetG}` : ""} g protein
       </p>
+      {shown.some((item) => item.fatG !== null || item.carbsG !== null) && (
+        <p class="muted" data-testid="day-macros">{round(sum(shown, "fatG"), 0)} g fat · {round(sum(shown, "carbsG"), 0)} g carbs (of the items that give them)</p>
+      )}
+      {moved && <MovedNotice moved={moved} undo={() => void undoMove()} dismiss={() => setMoved(null)} />}
       <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-food">
         <h2 id="log-food">Add food</h2>
         <div class="row">
-          <Field id="food-name" label="Food" error={error}><input id="food-name" name="name" required /></Field>
-          <Field id="food-kcal" label="kcal" error={error}><input id="food-kcal" name="kcal" inputMode="decimal" required /></Field>
-          <Field id="food-proteinG" label="Protein (g)" error={error}><input id="food-proteinG" name="proteinG" inputMode="decimal" /></Field>
+          <FoodFields prefix="food" error={error} />
           <Field id="food-meal" label="Meal" error={error}><MealSelect id="food-meal" value={null} /></Field>
         </div>
         <button type="submit">Add</button>
@@ -120,7 +171,7 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
       {loadError && <p class="error" role="alert">{loadError}</p>}
       {items && shown.length === 0 && <p class="muted">Nothing logged on this day.</p>}
       {groups.map(({ meal, items: list }) => {
-        const meals = sum(list);
+        const meals = totalOf(list);
         return (
           <section key={meal ?? "other"} class="meal" aria-label={meal ?? "other"}>
             <h2>{meal ?? "other"} <span class="muted">{round(meals.kcal, 0)} kcal · {round(meals.proteinG, 0)} g</span></h2>
@@ -128,10 +179,10 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
               {list.map((item) => (
                 <li key={item.id}>
                   {editing === item.id ? (
-                    <ItemEditor item={item} done={(changed) => { setEditing(null); if (changed) void reload(); }} />
+                    <ItemEditor item={item} done={(saved) => edited(item, saved)} />
                   ) : (
                     <>
-                      <div><strong>{item.name}</strong> <span>{item.kcal} kcal · {item.proteinG} g protein</span>{item.estimate && <span class="muted"> (estimate)</span>}</div>
+                      <div><strong>{item.name}</strong> <span>{item.kcal} kcal · {item.proteinG} g protein{macroWords(item)}</span>{item.estimate && <span class="muted"> (estimate)</span>}</div>
                       <div class="actions">
                         <button type="button" class="secondary" onClick={() => setEditing(item.id)} aria-label={`Edit ${item.name}`}>Edit</button>
                         <button type="button" class="danger" onClick={() => remove(item)} aria-label={`Delete ${item.name}`}>Delete</button>

@@ -3,45 +3,68 @@ import { api } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { addDays, dayStart, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
-import type { WeightReading } from "../types.ts";
+import { SITES, siteLabel } from "../sites.ts";
+import type { Measurement, WeightReading } from "../types.ts";
 
-/** Every reading in [from, to), page after page (the API's pages are at most 200). */
-const readingsBetween = async (from: number, to: number) => {
-  const all: WeightReading[] = [];
+/** Every item in [from, to), oldest first, page after page (the API's pages are at most 200). */
+const allBetween = async <T,>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>) => {
+  const all: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.weights({ from, to, limit: 200, ...(cursor ? { cursor } : {}) });
+    const page = await read(cursor);
     all.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor && all.length < 5000);
   return all.reverse();
 };
 
-const WeightHistory = () => {
+const seconds = (ms: number) => Math.round(ms / 1000);
+
+/** Weight, body fat and each measured site over one chosen period. */
+const BodyHistory = () => {
   const [range, setRange] = useState({ from: addDays(localDay(), -89), to: localDay() });
-  const { value, error } = useLoad(() => readingsBetween(dayStart(range.from), dayStart(addDays(range.to, 1))), [range.from, range.to]);
+  const [from, to] = [dayStart(range.from), dayStart(addDays(range.to, 1))];
+  const { value, error } = useLoad(async () => ({
+    readings: await allBetween<WeightReading>((cursor) => api.weights({ from, to, limit: 200, ...(cursor ? { cursor } : {}) })),
+    measurements: await allBetween<Measurement>((cursor) => api.measurements({ from, to, limit: 200, ...(cursor ? { cursor } : {}) })),
+  }), [from, to]);
   const change = (event: Event) => {
     const input = event.currentTarget as HTMLInputElement;
     if (input.value) setRange((current) => ({ ...current, [input.name]: input.value }));
   };
+  const span: [number, number] = [from / 1000, to / 1000];
+  const period = `from ${range.from} to ${range.to}`;
+  const withFat = value?.readings.filter((reading) => reading.bodyFatPct !== null) ?? [];
+  const sites = SITES.map((site) => ({ site, items: value?.measurements.filter((m) => m.site === site) ?? [] })).filter((s) => s.items.length);
   return (
-    <section class="tile wide" aria-labelledby="history-weight">
-      <h2 id="history-weight">Weight</h2>
-      <div class="row">
-        <div class="field"><label for="history-from">From</label><input id="history-from" name="from" type="date" value={range.from} onChange={change} /></div>
-        <div class="field"><label for="history-to">To</label><input id="history-to" name="to" type="date" value={range.to} onChange={change} /></div>
-      </div>
-      {error && <p class="error" role="alert">{error}</p>}
-      {value && (
-        <Chart
-          title={`Weight from ${range.from} to ${range.to}`}
-          unit="kg"
-          times={value.map((reading) => Math.round(reading.ts / 1000))}
-          span={[dayStart(range.from) / 1000, dayStart(addDays(range.to, 1)) / 1000]}
-          series={[{ label: "Weight", values: value.map((reading) => reading.weightKg), color: "#2563eb" }]}
-        />
+    <>
+      <section class="tile wide" aria-labelledby="history-weight">
+        <h2 id="history-weight">Weight</h2>
+        <div class="row">
+          <div class="field"><label for="history-from">From</label><input id="history-from" name="from" type="date" value={range.from} onChange={change} /></div>
+          <div class="field"><label for="history-to">To</label><input id="history-to" name="to" type="date" value={range.to} onChange={change} /></div>
+        </div>
+        {error && <p class="error" role="alert">{error}</p>}
+        {value && (
+          <Chart title={`Weight ${period}`} unit="kg" span={span} times={value.readings.map((reading) => seconds(reading.ts))}
+            series={[{ label: "Weight", values: value.readings.map((reading) => reading.weightKg), color: "#2563eb" }]} />
+        )}
+      </section>
+      {withFat.length > 0 && (
+        <section class="tile wide" aria-labelledby="history-body-fat">
+          <h2 id="history-body-fat">Body fat</h2>
+          <Chart title={`Body fat ${period}`} unit="%" span={span} times={withFat.map((reading) => seconds(reading.ts))}
+            series={[{ label: "Body fat", values: withFat.map((reading) => reading.bodyFatPct), color: "#db2777" }]} />
+        </section>
       )}
-    </section>
+      {sites.map(({ site, items }) => (
+        <section key={site} class="tile wide" aria-labelledby={`history-${site}`}>
+          <h2 id={`history-${site}`} class="site">{siteLabel(site)}</h2>
+          <Chart title={`${siteLabel(site)} ${period}`} unit="cm" span={span} times={items.map((m) => seconds(m.ts))}
+            series={[{ label: siteLabel(site), values: items.map((m) => m.valueCm), color: "#0d9488" }]} />
+        </section>
+      ))}
+    </>
   );
 };
 
@@ -75,7 +98,7 @@ const NutritionHistory = () => {
 export const HistoryPage = () => (
   <>
     <h1>History</h1>
-    <WeightHistory />
+    <BodyHistory />
     <NutritionHistory />
   </>
 );

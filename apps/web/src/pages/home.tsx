@@ -4,19 +4,38 @@ import { Chart } from "../chart.tsx";
 import { addDays, dayStart, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
 import type { Dashboard } from "../types.ts";
+import { siteLabel } from "../sites.ts";
 import { round } from "../ui.tsx";
 
 const adherenceWords = { under: "under target", on: "on target", over: "over target" } as const;
 
-const Progress = ({ label, value, target, unit }: { label: string; value: number; target: number | null; unit: string }) => (
-  <div class="progress">
-    <div class="progress-head">
-      <span>{label}</span>
-      <strong data-testid={`today-${label.toLowerCase()}`}>{round(value, 0)}{target ? ` / ${round(target, 0)}` : ""} {unit}</strong>
+/** The bar's full length past the target, so a day over it still shows how far over. */
+const HEADROOM = 1.25;
+
+/**
+ * Intake against a target: the bar fills towards a mark drawn at the target, so 2 170 of 2 200 kcal reads as
+ * reaching the mark; within 10 % of it the bar is green, above that orange.
+ */
+const Progress = ({ label, value, target, unit }: { label: string; value: number; target: number | null; unit: string }) => {
+  const scale = target ? Math.max(target * HEADROOM, value) : 0;
+  const state = !target ? "" : value > target * 1.1 ? "over" : value >= target * 0.9 ? "on" : "under";
+  return (
+    <div class="progress">
+      <div class="progress-head">
+        <span>{label}</span>
+        <strong data-testid={`today-${label.toLowerCase()}`}>{round(value, 0)}{target ? ` / ${round(target, 0)}` : ""} {unit}</strong>
+      </div>
+      {target ? (
+        <div class={`bar ${state}`} role="meter" aria-valuemin={0} aria-valuemax={round(scale, 0)} aria-valuenow={round(value, 0)}
+          aria-valuetext={`${round(value, 0)} of ${round(target, 0)} ${unit} (${Math.round((value / target) * 100)} % of the target)`}
+          aria-label={`${label} against target`} data-testid={`bar-${label.toLowerCase()}`}>
+          <div class="bar-fill" style={{ width: `${(value / scale) * 100}%` }} />
+          <div class="bar-target" title={`Target ${round(target, 0)} ${unit}`} style={{ left: `${(target / scale) * 100}%` }} />
+        </div>
+      ) : null}
     </div>
-    {target ? <meter min={0} max={target * 1.5} low={target * 0.9} high={target * 1.1} optimum={target} value={value} aria-label={`${label} against target`} /> : null}
-  </div>
-);
+  );
+};
 
 const WeightTile = ({ weight }: { weight: Dashboard["weight"] }) => (
   <section class="tile" aria-labelledby="tile-weight">
@@ -52,7 +71,7 @@ const BodyTile = ({ data }: { data: Dashboard }) => (
     <h2 id="tile-body">Measurements</h2>
     {data.measurementsLatest.length ? (
       <dl class="pairs">
-        {data.measurementsLatest.map((m) => <Fragment key={m.site}><dt>{m.site.replace("_", " ")}</dt><dd>{m.valueCm} cm</dd></Fragment>)}
+        {data.measurementsLatest.map((m) => <Fragment key={m.site}><dt>{siteLabel(m.site)}</dt><dd>{m.valueCm} cm</dd></Fragment>)}
         {data.shoulderToWaist !== null && <><dt>shoulder : waist</dt><dd data-testid="shoulder-to-waist">{data.shoulderToWaist}</dd></>}
       </dl>
     ) : <p class="muted">None yet. <a href="/measurements">Add one</a>.</p>}

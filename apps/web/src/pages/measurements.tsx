@@ -1,18 +1,17 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { formatTime } from "../dates.ts";
-import { useLoad } from "../load.ts";
+import { usePages } from "../load.ts";
+import { SITES, siteLabel } from "../sites.ts";
 import type { Measurement, MeasurementSite } from "../types.ts";
-import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, type FormError } from "../ui.tsx";
+import {
+  deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, OlderButton, resetForm, whenOf, WhenField, type FormError,
+} from "../ui.tsx";
 
-const SITES: readonly MeasurementSite[] = [
-  "waist", "shoulders", "chest", "hips", "neck", "biceps_left", "biceps_right", "forearm_left", "forearm_right",
-  "thigh_left", "thigh_right", "calf_left", "calf_right",
-];
-const siteLabel = (site: string) => site.replace("_", " ");
+const LABELS = { site: "Site", valueCm: "Value (cm)", ts: "When" } as const;
 
 export const MeasurementsPage = () => {
-  const { value, error: loadError, reload } = useLoad(() => api.measurements(), []);
+  const { items, error: loadError, reload, hasMore, busy, more } = usePages((cursor) => api.measurements({ limit: 50, ...(cursor ? { cursor } : {}) }));
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<FormError | null>(null);
 
@@ -22,11 +21,16 @@ export const MeasurementsPage = () => {
     const data = new FormData(form);
     setError(null);
     try {
-      await api.logMeasurement({ site: data.get("site") as MeasurementSite, valueCm: numberOrUndefined(data.get("valueCm")) as number });
-      (form.elements.namedItem("valueCm") as HTMLInputElement).value = "";
+      const ts = whenOf(form);
+      await api.logMeasurement({ site: data.get("site") as MeasurementSite, valueCm: numberOrUndefined(data, "valueCm") as number, ...(ts === undefined ? {} : { ts }) });
+      // The chosen site stays: the next value is often for the same site (left, then right, then again).
+      const site = form.elements.namedItem("site") as HTMLSelectElement;
+      const chosen = site.value;
+      resetForm(form);
+      site.value = chosen;
       await reload();
     } catch (caught) {
-      setError(formError(caught, ["site", "valueCm"]));
+      setError(formError(caught, LABELS));
     }
   };
   const remove = (measurement: Measurement) => {
@@ -37,7 +41,7 @@ export const MeasurementsPage = () => {
       restore: () => setHidden((set) => { const next = new Set(set); next.delete(measurement.id); return next; }),
     });
   };
-  const measurements = (value?.items ?? []).filter((m) => !hidden.has(m.id));
+  const measurements = (items ?? []).filter((m) => !hidden.has(m.id));
   return (
     <>
       <h1>Measurements</h1>
@@ -50,13 +54,14 @@ export const MeasurementsPage = () => {
           <Field id="measure-valueCm" label="Value (cm)" error={error}>
             <input id="measure-valueCm" name="valueCm" inputMode="decimal" required />
           </Field>
+          <WhenField id="measure-ts" error={error} />
         </div>
         <button type="submit">Add</button>
         <FormProblem error={error} />
       </form>
       <h2>History</h2>
       {loadError && <p class="error" role="alert">{loadError}</p>}
-      {measurements.length === 0 && value && <p class="muted">No measurements yet.</p>}
+      {measurements.length === 0 && items && <p class="muted">No measurements yet.</p>}
       <ul class="list" aria-label="Measurements">
         {measurements.map((m) => (
           <li key={m.id}>
@@ -67,6 +72,7 @@ export const MeasurementsPage = () => {
           </li>
         ))}
       </ul>
+      <OlderButton list="measurements" hasMore={hasMore} busy={busy} more={more} />
     </>
   );
 };

@@ -9,29 +9,49 @@ const SCOPES: readonly Scope[] = [
   "weight:read", "weight:write", "measurements:read", "measurements:write", "targets:read", "targets:write",
   "nutrition:read", "nutrition:write", "workouts:read", "workouts:write", "coach", "dashboard:read", "keys", "account",
 ];
+const DATA_SCOPES = SCOPES.filter((scope) => scope !== "keys" && scope !== "account");
+
+/**
+ * The usual keys in one choice. "Everything" sends no scopes (the API's every data scope); "everything + export"
+ * adds `account`, which the export needs and which also lets the key delete the account, so the form says so.
+ */
+const PRESETS = [
+  { id: "read", label: "Read-only", scopes: SCOPES.filter((scope) => scope.endsWith(":read")), hint: "Reads every kind of data; writes nothing." },
+  { id: "all", label: "Everything", scopes: null, hint: "Reads and writes every kind of data and talks to the coach; cannot manage keys, export or delete the account." },
+  { id: "export", label: "Everything + export", scopes: [...DATA_SCOPES, "account"], hint: "Everything, plus the account scope: downloading the export, and also deleting the account." },
+  { id: "custom", label: "Custom", scopes: null, hint: "Tick exactly what the key may do." },
+] as const satisfies readonly { id: string; label: string; scopes: readonly Scope[] | null; hint: string }[];
+type Preset = (typeof PRESETS)[number]["id"];
+const KEY_LABELS = { name: "Name", scopes: "Scopes", expiresInDays: "Expires in (days)" } as const;
 
 const Keys = () => {
   const { value: keys, error: loadError, reload } = useLoad(() => api.keys(), []);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<FormError | null>(null);
+  const [preset, setPreset] = useState<Preset>("all");
+  const [confirming, setConfirming] = useState<string | null>(null);
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const scopes = data.getAll("scopes") as Scope[];
+    const chosen = PRESETS.find((p) => p.id === preset)!;
+    // Custom with nothing ticked is sent as an empty list, which the API refuses: ticking nothing is not "everything".
+    const scopes = preset === "custom" ? (data.getAll("scopes") as Scope[]) : chosen.scopes;
     setError(null);
     try {
+      const expiresInDays = numberOrUndefined(data, "expiresInDays");
       setCreated(await api.createKey({
         name: text(data.get("name")),
-        ...(scopes.length ? { scopes } : {}),
-        ...(text(data.get("expiresInDays")) ? { expiresInDays: numberOrUndefined(data.get("expiresInDays")) } : {}),
+        ...(scopes ? { scopes: [...scopes] } : {}),
+        ...(expiresInDays === undefined ? {} : { expiresInDays }),
       }));
       setCopied(false);
       form.reset();
+      setPreset("all");
       await reload();
     } catch (caught) {
-      setError(formError(caught, ["name", "scopes", "expiresInDays"]));
+      setError(formError(caught, KEY_LABELS));
     }
   };
   const copy = async () => {
@@ -39,6 +59,7 @@ const Keys = () => {
     await navigator.clipboard.writeText(created.key).then(() => setCopied(true), () => setCopied(false));
   };
   const revoke = async (id: string) => {
+    setConfirming(null);
     await api.revokeKey(id).catch((caught: ApiError) => setError({ message: caught.message }));
     await reload();
   };
@@ -59,10 +80,20 @@ const Keys = () => {
           <Field id="key-expiresInDays" label="Expires in (days)" error={error} hint="Empty: never"><input id="key-expiresInDays" name="expiresInDays" inputMode="numeric" /></Field>
         </div>
         <fieldset class={error?.field === "scopes" ? "field invalid" : "field"}>
-          <legend>Scopes (none ticked: every data scope)</legend>
-          <div class="scopes">
-            {SCOPES.map((scope) => <label key={scope}><input type="checkbox" name="scopes" value={scope} /> {scope}</label>)}
+          <legend>What the key may do</legend>
+          <div class="presets">
+            {PRESETS.map((p) => (
+              <label key={p.id}>
+                <input type="radio" name="preset" value={p.id} checked={preset === p.id} onChange={() => setPreset(p.id)} /> {p.label}
+              </label>
+            ))}
           </div>
+          <small>{PRESETS.find((p) => p.id === preset)?.hint}</small>
+          {preset === "custom" && (
+            <div class="scopes" role="group" aria-label="Scopes">
+              {SCOPES.map((scope) => <label key={scope}><input type="checkbox" name="scopes" value={scope} /> {scope}</label>)}
+            </div>
+          )}
           {error?.field === "scopes" && <p class="error" role="alert">{error.message}</p>}
         </fieldset>
         <button type="submit">Create key</button>
@@ -77,7 +108,15 @@ const Keys = () => {
               <div class="muted">{key.scopes?.join(", ") ?? "every data scope"} · created {formatTime(key.createdAt)}
                 {key.expiresAt ? ` · expires ${formatTime(key.expiresAt)}` : ""} · {key.lastUsedAt ? `used ${formatTime(key.lastUsedAt)}` : "never used"}</div>
             </div>
-            <div class="actions"><button type="button" class="danger" onClick={() => void revoke(key.id)} aria-label={`Revoke ${key.name ?? "key"}`}>Revoke</button></div>
+            <div class="actions">
+              {confirming === key.id ? (
+                <div class="danger-zone" role="group" aria-label={`Confirm revoking ${key.name ?? "the key"}`}>
+                  <span>Revoke? Whatever uses it stops working at once; this cannot be undone.</span>{" "}
+                  <button type="button" class="danger" onClick={() => void revoke(key.id)}>Yes, revoke</button>
+                  <button type="button" class="secondary" onClick={() => setConfirming(null)}>Keep it</button>
+                </div>
+              ) : <button type="button" class="danger" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name ?? "key"}`}>Revoke</button>}
+            </div>
           </li>
         ))}
       </ul>

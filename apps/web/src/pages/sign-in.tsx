@@ -6,6 +6,9 @@ import { Field, FormProblem, formError, text, type FormError } from "../ui.tsx";
 const providers = (document.querySelector('meta[name="fit-providers"]')?.getAttribute("content") ?? "")
   .split(",").map((id) => id.trim()).filter(Boolean);
 
+/** Whether the gateway mails magic links or, without a mail transport, prints them on its console. */
+const linkByEmail = document.querySelector('meta[name="fit-sign-in-link"]')?.getAttribute("content") === "email";
+
 const providerLabel = (id: string) => ({ google: "Google", github: "GitHub" })[id] ?? id.toUpperCase();
 
 export const SignInPage = () => {
@@ -23,7 +26,7 @@ export const SignInPage = () => {
       await api.sendMagicLink(email);
       setSentTo(email);
     } catch (caught) {
-      setError(formError(caught, ["email"]));
+      setError(formError(caught, { email: "Email" }));
     } finally {
       setBusy(false);
     }
@@ -33,7 +36,7 @@ export const SignInPage = () => {
       const { url } = await api.providerSignIn(provider);
       if (url) window.location.assign(url);
     } catch (caught) {
-      setError(formError(caught, []));
+      setError(formError(caught, {}));
     }
   };
 
@@ -42,13 +45,15 @@ export const SignInPage = () => {
       <h1>Sign in</h1>
       {failed && <p class="error" role="alert">Sign-in did not complete ({failed}). Try again.</p>}
       {sentTo ? (
-        <p role="status">A sign-in link is on its way to <strong>{sentTo}</strong>. Open it in this browser.</p>
+        linkByEmail
+          ? <p role="status">A sign-in link is on its way to <strong>{sentTo}</strong>. Open it in this browser.</p>
+          : <p role="status">This server sends no email: the sign-in link for <strong>{sentTo}</strong> was printed on the server's console. Ask whoever runs it, or copy it from there, and open it in this browser.</p>
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Field id="signin-email" label="Email" error={error}>
             <input id="signin-email" name="email" type="email" autocomplete="email" required autofocus />
           </Field>
-          <button type="submit" disabled={busy}>Email me a sign-in link</button>
+          <button type="submit" disabled={busy}>{linkByEmail ? "Email me a sign-in link" : "Get a sign-in link"}</button>
           <FormProblem error={error} />
         </form>
       )}

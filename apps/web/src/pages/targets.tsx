@@ -5,13 +5,13 @@ import { useLoad } from "../load.ts";
 import type { Targets } from "../types.ts";
 import { Field, FormProblem, formError, numberOrUndefined, text, type FormError } from "../ui.tsx";
 
-const FIELDS = ["goalWeightKg", "startWeightKg", "startDate", "targetDate", "dailyKcalTarget", "proteinTargetG"] as const;
 const numbers = [
   ["dailyKcalTarget", "Daily energy (kcal)"],
   ["proteinTargetG", "Daily protein (g)"],
   ["startWeightKg", "Start weight (kg)"],
   ["goalWeightKg", "Goal weight (kg)"],
 ] as const;
+const LABELS = { ...Object.fromEntries(numbers), startDate: "Start date", targetDate: "Target date" };
 
 const TargetsForm = ({ targets, saved }: { targets: Targets | null; saved: () => void }) => {
   const [error, setError] = useState<FormError | null>(null);
@@ -24,14 +24,14 @@ const TargetsForm = ({ targets, saved }: { targets: Targets | null; saved: () =>
     setDone(false);
     try {
       await api.putTargets({
-        ...Object.fromEntries(numbers.map(([name]) => [name, numberOrUndefined(data.get(name)) ?? null])),
+        ...Object.fromEntries(numbers.map(([name]) => [name, numberOrUndefined(data, name) ?? null])),
         startDate: day("startDate"),
         targetDate: day("targetDate"),
       });
       setDone(true);
       saved();
     } catch (caught) {
-      setError(formError(caught, FIELDS));
+      setError(formError(caught, LABELS));
     }
   };
   const dayValue = (ms: number | null | undefined) => (ms ? localDay(new Date(ms)) : "");

@@ -1,11 +1,13 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { formatTime } from "../dates.ts";
-import { useLoad } from "../load.ts";
+import { usePages } from "../load.ts";
 import type { WeightReading } from "../types.ts";
-import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, text, type FormError } from "../ui.tsx";
+import {
+  deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, OlderButton, resetForm, text, whenOf, WhenField, type FormError,
+} from "../ui.tsx";
 
-const FIELDS = ["weightKg", "bodyFatPct", "note"] as const;
+const LABELS = { weightKg: "Weight (kg)", bodyFatPct: "Body fat (%)", note: "Note", ts: "When" } as const;
 
 const NoteEditor = ({ reading, done }: { reading: WeightReading; done: (changed: boolean) => void }) => {
   const [error, setError] = useState<FormError | null>(null);
@@ -16,7 +18,7 @@ const NoteEditor = ({ reading, done }: { reading: WeightReading; done: (changed:
       await api.editWeightNote(reading.id, note === "" ? null : note);
       done(true);
     } catch (caught) {
-      setError(formError(caught, ["note"]));
+      setError(formError(caught, { note: "Note" }));
     }
   };
   return (
@@ -32,7 +34,7 @@ const NoteEditor = ({ reading, done }: { reading: WeightReading; done: (changed:
 };
 
 export const WeightPage = () => {
-  const { value, error: loadError, reload } = useLoad(() => api.weights({ limit: 50 }), []);
+  const { items, error: loadError, reload, hasMore, busy, more } = usePages((cursor) => api.weights({ limit: 50, ...(cursor ? { cursor } : {}) }));
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<FormError | null>(null);
@@ -46,16 +48,18 @@ export const WeightPage = () => {
     setError(null);
     setSaved(false);
     try {
+      const ts = whenOf(form);
       await api.logWeight({
-        weightKg: numberOrUndefined(data.get("weightKg")) as number,
-        bodyFatPct: numberOrUndefined(data.get("bodyFatPct")),
+        weightKg: numberOrUndefined(data, "weightKg") as number,
+        bodyFatPct: numberOrUndefined(data, "bodyFatPct"),
         note: note === "" ? undefined : note,
+        ...(ts === undefined ? {} : { ts }),
       });
-      form.reset();
+      resetForm(form);
       setSaved(true);
       await reload();
     } catch (caught) {
-      setError(formError(caught, FIELDS));
+      setError(formError(caught, LABELS));
     }
   };
   const remove = (reading: WeightReading) => {
@@ -67,7 +71,7 @@ export const WeightPage = () => {
     });
   };
 
-  const readings = (value?.items ?? []).filter((reading) => !hidden.has(reading.id));
+  const readings = (items ?? []).filter((reading) => !hidden.has(reading.id));
   return (
     <>
       <h1>Weight</h1>
@@ -80,6 +84,7 @@ export const WeightPage = () => {
           <Field id="weight-bodyFatPct" label="Body fat (%)" error={error}>
             <input id="weight-bodyFatPct" name="bodyFatPct" inputMode="decimal" />
           </Field>
+          <WhenField id="weight-ts" error={error} />
         </div>
         <Field id="weight-note" label="Note" error={error}>
           <input id="weight-note" name="note" maxLength={500} />
@@ -88,9 +93,9 @@ export const WeightPage = () => {
         {saved && <span role="status" class="ok">Logged.</span>}
         <FormProblem error={error} />
       </form>
-      <h2>Recent weigh-ins</h2>
+      <h2>Weigh-ins</h2>
       {loadError && <p class="error" role="alert">{loadError}</p>}
-      {readings.length === 0 && value && <p class="muted">No weigh-ins yet.</p>}
+      {readings.length === 0 && items && <p class="muted">No weigh-ins yet.</p>}
       <ul class="list" aria-label="Weigh-ins">
         {readings.map((reading) => (
           <li key={reading.id}>
@@ -105,7 +110,7 @@ export const WeightPage = () => {
                   {reading.note && <div class="note">{reading.note}</div>}
                 </div>
                 <div class="actions">
-                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit the note of ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Edit note</button>
+                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit note of ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Edit note</button>
                   <button type="button" class="danger" onClick={() => remove(reading)} aria-label={`Delete ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Delete</button>
                 </div>
               </>
@@ -113,6 +118,7 @@ export const WeightPage = () => {
           </li>
         ))}
       </ul>
+      <OlderButton list="weigh-ins" hasMore={hasMore} busy={busy} more={more} />
     </>
   );
 };

@@ -12,6 +12,11 @@ interface WebAppOptions {
   dir: string;
   /** Identity providers the app offers beside the magic link, written into index.html. */
   providers: readonly string[];
+  /**
+   * Where a magic link goes (SMTP_URL set: by email; otherwise onto the server's console), written into index.html
+   * so the sign-in page says truthfully where to look.
+   */
+  signInLink: "email" | "console";
 }
 
 /**
@@ -36,13 +41,12 @@ const html = (reply: FastifyReply, status: number, body: string) =>
     .header("referrer-policy", "same-origin")
     .send(body);
 
-export const webAppRoutes = async (app: FastifyInstance, { dir, providers }: WebAppOptions) => {
+export const webAppRoutes = async (app: FastifyInstance, { dir, providers, signInLink }: WebAppOptions) => {
   const indexFile = join(dir, "index.html");
   const index = existsSync(indexFile)
-    ? readFileSync(indexFile, "utf8").replace(
-      /<meta name="fit-providers" content="[^"]*">/,
-      `<meta name="fit-providers" content="${escape(providers.join(","))}">`,
-    )
+    ? readFileSync(indexFile, "utf8")
+      .replace(/<meta name="fit-providers" content="[^"]*">/, `<meta name="fit-providers" content="${escape(providers.join(","))}">`)
+      .replace(/<meta name="fit-sign-in-link" content="[^"]*">/, `<meta name="fit-sign-in-link" content="${signInLink}">`)
     : null;
   const page =
     index ??
@@ -62,6 +66,12 @@ export const webAppRoutes = async (app: FastifyInstance, { dir, providers }: Web
       // Every file name carries its content hash: a new build is new names, so a copy never needs checking.
       immutable: true,
       maxAge: "365d",
+    });
+    // An image opened on its own is a document: an SVG (the favicon) may then run nothing and load nothing.
+    app.addHook("onSend", async (request, reply) => {
+      if (!request.url.startsWith("/assets/")) return;
+      reply.header("x-content-type-options", "nosniff");
+      if (/\.svg(\?|$)/.test(request.url)) reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
     });
   }
   app.get("/", async (_request, reply) => html(reply, status, page));

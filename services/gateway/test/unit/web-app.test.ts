@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpApp } from "@fit/service-kit";
 import { webAppRoutes } from "../../src/routes/web-app.ts";
 
-const gatewayWith = async (dir: string, providers: string[] = []) => {
+const gatewayWith = async (dir: string, providers: string[] = [], signInLink: "email" | "console" = "console") => {
   const app = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
-  await app.register(webAppRoutes, { dir, providers });
+  await app.register(webAppRoutes, { dir, providers, signInLink });
   return app;
 };
 
@@ -19,9 +19,10 @@ describe("the web app's routes", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "fit-web-dist-"));
     await mkdir(join(dir, "assets"));
-    await writeFile(join(dir, "index.html"), '<!doctype html><meta name="fit-providers" content=""><script type="module" src="/assets/index-abc123.js"></script>');
+    await writeFile(join(dir, "index.html"), '<!doctype html><meta name="fit-providers" content=""><meta name="fit-sign-in-link" content="email"><script type="module" src="/assets/index-abc123.js"></script>');
     await writeFile(join(dir, "assets", "index-abc123.js"), "console.log('app')");
     await writeFile(join(dir, "assets", "index-abc123.js.br"), brotliCompressSync("console.log('app')"));
+    await writeFile(join(dir, "assets", "favicon-abc123.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -32,6 +33,13 @@ describe("the web app's routes", () => {
     expect(page.headers["cache-control"]).toBe("no-cache");
     expect(page.headers["content-security-policy"]).toMatch(/default-src 'none'.*script-src 'self'.*frame-ancestors 'none'/);
     expect(page.body).toContain('<meta name="fit-providers" content="oidc,github">');
+    expect(page.body).toContain('<meta name="fit-sign-in-link" content="console">');
+    await app.close();
+  });
+
+  it("tells the app a magic link is mailed only when a mail transport is configured", async () => {
+    const app = await gatewayWith(dir, [], "email");
+    expect((await app.inject({ url: "/" })).body).toContain('<meta name="fit-sign-in-link" content="email">');
     await app.close();
   });
 
@@ -44,6 +52,10 @@ describe("the web app's routes", () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect((await app.inject({ url: "/assets/index-gone.js" })).statusCode).toBe(404);
+    const icon = await app.inject({ url: "/assets/favicon-abc123.svg" });
+    expect(icon.headers["content-type"]).toBe("image/svg+xml");
+    expect(icon.headers["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(icon.headers["x-content-type-options"]).toBe("nosniff");
     await app.close();
   });
 
