@@ -92,6 +92,7 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   describeWorkout: { sample: () => ({ path: "/api/workouts/describe", body: { text: "ran 5 km in 25 minutes", date: DAY } }) },
   listWorkouts: { sample: () => ({ path: "/api/workouts" }) },
   getWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },
+  getWorkoutRoute: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}/route` }) },
   editWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}`, body: { summary: "Easy run" } }) },
   deleteWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },
   importWorkout: { sample: () => ({ path: "/api/workouts/import", body: { source: "activity_app", externalId: uniqueTag("x"), activityType: "ride", startedAt: TS, durationS: 3600 } }) },

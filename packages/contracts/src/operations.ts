@@ -15,6 +15,7 @@ import {
 } from "./nutrition.ts";
 import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
+  WorkoutRoute,
 } from "./workouts.ts";
 import type { Scope } from "./scopes.ts";
 
@@ -166,6 +167,13 @@ export const operations = {
   getWorkout: define({
     id: "getWorkout", method: "GET", path: "/api/workouts/:id", service: "workouts", tag: "Workouts", scope: "workouts:read",
     summary: "Get a workout", params: IdParams, response: Workout, errors: [400, 404],
+  }),
+  getWorkoutRoute: define({
+    id: "getWorkoutRoute", method: "GET", path: "/api/workouts/:id/route", service: "workouts", tag: "Workouts",
+    scope: "workouts:read", summary: "A workout's route and splits",
+    description: "The track of an imported GPX, TCX or FIT file, thinned for drawing, and its splits per kilometre. " +
+      "Empty lists for a workout without a positioned track (described, sent as a JSON row, or recorded indoors).",
+    params: IdParams, response: WorkoutRoute, errors: [400, 404],
   }),
   editWorkout: define({
     id: "editWorkout", method: "PATCH", path: "/api/workouts/:id", service: "workouts", tag: "Workouts",
