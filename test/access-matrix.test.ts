@@ -89,6 +89,7 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   editFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}`, body: { kcal: 400 } }) },
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
   describeFood: { sample: () => ({ path: "/api/nutrition/describe", body: { text: "two eggs", date: DAY } }) },
+  estimateFood: { sample: () => ({ path: "/api/nutrition/estimate", body: { text: "two eggs" } }) },
   describeWorkout: { sample: () => ({ path: "/api/workouts/describe", body: { text: "ran 5 km in 25 minutes", date: DAY } }) },
   listWorkouts: { sample: () => ({ path: "/api/workouts" }) },
   getWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },

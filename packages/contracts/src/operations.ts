@@ -11,7 +11,7 @@ import {
 } from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
-  DailyTotalList, FoodDescribe, FoodDescribed, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
 import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
@@ -150,6 +150,13 @@ export const operations = {
     description: "\"two eggs and toast\" → the estimated items, logged on the day like any other item, each with its " +
       "estimate's range and source. Without a language model configured, the built-in table of common foods estimates.",
     body: FoodDescribe, response: FoodDescribed, errors: [...modelErrors, 409, 422], idempotencyKey: true,
+  }),
+  estimateFood: define({
+    id: "estimateFood", method: "POST", path: "/api/nutrition/estimate", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Estimate food from a description, without logging it",
+    description: "The same estimate as POST /api/nutrition/describe (and the same coach quota), but nothing is logged: " +
+      "the web app shows it as a preview to correct, then logs each item with POST /api/nutrition/items.",
+    body: FoodEstimateRequest, response: FoodEstimated, errors: [...modelErrors, 422],
   }),
   describeWorkout: define({
     id: "describeWorkout", method: "POST", path: "/api/workouts/describe", service: "workouts", tag: "Workouts",
