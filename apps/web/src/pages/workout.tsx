@@ -104,7 +104,7 @@ const changesIn = (form: HTMLFormElement, workout: Workout): WorkoutPatch => {
     summary: workout.summary, activityType: workout.activityType, startedAt: Math.floor(workout.startedAt / 60_000) * 60_000,
     durationS: workout.durationS, distanceM: workout.distanceM, energyKcal: workout.energyKcal, description: workout.description,
   };
-  return Object.fromEntries(Object.entries(next).filter(([key, value]) => before[key as keyof WorkoutPatch] !== value)) as WorkoutPatch;
+  return Object.fromEntries(Object.entries(next).filter(([key, value]) => before[key as keyof WorkoutPatch] !== value));
 };
 
 const WorkoutEditor = ({ workout, done }: { workout: Workout; done: (changed: boolean) => void }) => {
