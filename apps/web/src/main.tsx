@@ -62,7 +62,7 @@ const App = () => {
       <header class="top">
         <nav aria-label="Main">
           {pages.map(({ path, label }) => (
-            <a key={path} href={path} aria-current={path === location.pathname ? "page" : undefined}>{label}</a>
+            <a key={path} href={path} aria-current={path === location.pathname || (path !== "/" && location.pathname.startsWith(`${path}/`)) ? "page" : undefined}>{label}</a>
           ))}
         </nav>
         <div class="who">
