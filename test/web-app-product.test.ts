@@ -207,7 +207,7 @@ describe("the web app's workouts, coach and meal screens", () => {
     await item.waitFor();
     expect(await item.getByLabel("kcal").inputValue()).toBe("570");
     // Nothing is logged until the preview is confirmed.
-    const today = (await page.evaluate("new Date().toLocaleDateString('sv')")) as string;
+    const today = await page.evaluate<string>("new Date().toLocaleDateString('sv')");
     const items = async () => (await (await page.request.get(`${system.url}/api/nutrition/items?date=${today}`)).json()) as { name: string; kcal: number }[];
     expect(await items()).toEqual([]);
 

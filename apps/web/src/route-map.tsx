@@ -7,7 +7,7 @@ const HEIGHT = 400;
 const MARGIN = 16;
 
 /** Each segment's points as SVG `points` text in a WIDTH × HEIGHT box, north up; null for no positions at all. */
-export const project = (segments: WorkoutRoute["segments"]): { lines: string[]; start: [number, number]; end: [number, number] } | null => {
+const project = (segments: WorkoutRoute["segments"]): { lines: string[]; start: [number, number]; end: [number, number] } | null => {
   const all = segments.flat();
   if (all.length < 2) return null;
   const lats = all.map(([lat]) => lat);
