@@ -33,7 +33,7 @@ const DraftItem = ({ draft, index, remove }: { draft: Draft; index: number; remo
         {input("carbsG", "Carbs (g)", null)}
         {input("fatG", "Fat (g)", null)}
       </div>
-      <button type="button" class="link" onClick={remove} aria-label={`Leave out ${estimate.name}`}>Leave this item out</button>
+      <button type="button" class="link" onClick={remove}>Leave out {estimate.name}</button>
       <FormProblem error={error ?? null} />
     </fieldset>
   );

@@ -37,7 +37,7 @@ const Metrics = ({ workout }: { workout: Workout }) => {
     ["Average cadence", workout.avgCadence === null ? null : `${workout.avgCadence} per minute`],
   ];
   return (
-    <dl class="pairs metrics" aria-label="Metrics">
+    <dl class="pairs metrics">
       {rows.filter((row): row is [string, string] => row[1] !== null).map(([label, value]) => (
         <Fragment key={label}><dt>{label}</dt><dd>{value}</dd></Fragment>
       ))}

@@ -104,7 +104,7 @@ const ImportFiles = ({ imported }: { imported: () => void }) => {
         />
       </div>
       {uploads.length > 0 && (
-        <ul class="list uploads" aria-label="Imports">
+        <ul class="list uploads" aria-label="Imports" aria-live="polite">
           {uploads.map((upload, i) => (
             <li key={i} class={`upload ${upload.state}`}>
               <span><strong>{upload.name}</strong> — <span role={upload.state === "failed" ? "alert" : undefined}>{upload.message}</span></span>
