@@ -101,7 +101,7 @@ describe("the web app's workouts, coach and meal screens", () => {
     expect(firstLoadJsGzipBytes()).toBeLessThan(150 * 1024);
   });
 
-  it("imports two files with a line each, and opens one on its route and splits", async () => {
+  it("imports two files with a line each (and says why a dropped one was refused), and opens one on its route and splits", async () => {
     await nav(page, "Workouts").click();
     await page.getByRole("heading", { name: "Workouts", level: 1 }).waitFor();
     await page.getByText("No workouts yet").waitFor();
@@ -115,6 +115,14 @@ describe("the web app's workouts, coach and meal screens", () => {
     await expect.poll(() => imports.getByText(/^imported: /).count(), POLL).toBe(2);
     expect(await imports.getByText("park-loop.gpx").count()).toBe(1);
     expect(await imports.getByText("tempo.tcx").count()).toBe(1);
+    // A file dropped on the import area is sent the same way; one the service cannot read says why on its line.
+    const dropped = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(["<gpx><trk><trkseg></trkseg></trk></gpx>"], "empty.gpx", { type: "application/gpx+xml" }));
+      return transfer;
+    })()`);
+    await page.locator(".dropzone").dispatchEvent("drop", { dataTransfer: dropped });
+    await imports.getByRole("listitem").filter({ hasText: "empty.gpx" }).getByText("not imported: the file has no track points").waitFor();
     // Both are listed, under their week with its totals.
     await page.getByRole("link", { name: "Park loop" }).waitFor();
     await expect.poll(() => page.locator(".week-totals").allTextContents(), POLL).toEqual(
