@@ -22,6 +22,7 @@ const RETRIED_STATUSES = new Set([502, 503, 504]);
 const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /**
+ * A Blob is sent as it is, under its own type (an activity file); anything else as JSON.
  * Every error this module throws is an ApiError, a network failure included. A write under `idempotencyKey` is
  * sent again with that same key when the server cannot be reached or answers 502, 503 or 504, so one whose answer
  * was lost is not stored twice (docs/decisions/0062-idempotency-keys.md); nothing else is retried.
@@ -32,10 +33,10 @@ const call = async <R>(method: string, path: string, body?: unknown, idempotency
       method,
       credentials: "same-origin",
       headers: {
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(body === undefined ? {} : { "content-type": body instanceof Blob ? body.type : "application/json" }),
         ...(idempotencyKey === undefined ? {} : { "idempotency-key": `"${idempotencyKey}"` }),
       },
-      body: body === undefined ? null : JSON.stringify(body),
+      body: body === undefined ? null : body instanceof Blob ? body : JSON.stringify(body),
     }).catch(() => undefined);
   let response = await send();
   const retried = (attempt: number) =>
@@ -93,6 +94,18 @@ export const api = {
   logFood: (body: T.FoodItemCreate) => create<T.FoodItem>("/api/nutrition/items", body),
   editFood: (id: string, patch: T.FoodItemPatch) => call<T.FoodItem>("PATCH", `/api/nutrition/items/${id}`, patch),
   deleteFood: (id: string) => call<Ok>("DELETE", `/api/nutrition/items/${id}`),
+
+  estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
+
+  workouts: (page: { cursor?: string; limit?: number } = {}) => call<T.WorkoutPage>("GET", `/api/workouts${query(page)}`),
+  workout: (id: string) => call<T.Workout>("GET", `/api/workouts/${id}`),
+  workoutRoute: (id: string) => call<T.WorkoutRoute>("GET", `/api/workouts/${id}/route`),
+  describeWorkout: (body: T.WorkoutDescribe) => create<T.Workout>("/api/workouts/describe", body),
+  importWorkout: (file: Blob) => create<T.WorkoutImported>("/api/workouts/import", file),
+  editWorkout: (id: string, patch: T.WorkoutPatch) => call<T.Workout>("PATCH", `/api/workouts/${id}`, patch),
+  deleteWorkout: (id: string) => call<Ok>("DELETE", `/api/workouts/${id}`),
+
+  askCoach: (body: T.AgentRequest) => call<T.AgentReply>("POST", "/api/agent", body),
 
   keys: () => call<T.ApiKey[]>("GET", "/api/keys"),
   createKey: (body: T.ApiKeyCreate) => call<T.ApiKeyCreated>("POST", "/api/keys", body),

@@ -9,15 +9,21 @@ import { SettingsPage } from "./pages/settings.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { TargetsPage } from "./pages/targets.tsx";
 import { WeightPage } from "./pages/weight.tsx";
+import { lazyPage } from "./lazy.tsx";
 import { interceptLinks, navigate, useLocation } from "./router.ts";
 import type { SessionView } from "./types.ts";
 import { UndoBar } from "./ui.tsx";
 import "./style.css";
 
+const WorkoutsPage = lazyPage(() => import("./pages/workouts.tsx").then((m) => m.WorkoutsPage));
+const CoachPage = lazyPage(() => import("./pages/coach.tsx").then((m) => m.CoachPage));
+
 const pages = [
   { path: "/", label: "Home", Page: HomePage },
   { path: "/weight", label: "Weight", Page: WeightPage },
   { path: "/food", label: "Food", Page: FoodPage },
+  { path: "/workouts", label: "Workouts", Page: WorkoutsPage },
+  { path: "/coach", label: "Coach", Page: CoachPage },
   { path: "/measurements", label: "Measurements", Page: MeasurementsPage },
   { path: "/targets", label: "Targets", Page: TargetsPage },
   { path: "/history", label: "History", Page: HistoryPage },
@@ -29,6 +35,14 @@ const skipToContent = (event: MouseEvent) => {
   event.preventDefault();
   document.getElementById("main")?.focus();
 };
+
+/** Screens reached from another screen rather than the menu; `/workouts/` takes the workout's id after it. */
+const subpages = [
+  { path: "/workouts/", Page: lazyPage(() => import("./pages/workout.tsx").then((m) => m.WorkoutPage)) },
+  { path: "/coach/meal", Page: lazyPage(() => import("./pages/meal.tsx").then((m) => m.MealPage)) },
+];
+const subpageAt = (path: string) =>
+  subpages.find((page) => (page.path.endsWith("/") ? path.startsWith(page.path) && path.length > page.path.length : path === page.path));
 
 const App = () => {
   const location = useLocation();
@@ -42,7 +56,7 @@ const App = () => {
   if (session === undefined) return <main class="narrow" aria-busy="true"><p class="muted">Loading…</p></main>;
   if (session === null) return <SignInPage />;
 
-  const current = pages.find((page) => page.path === location.pathname);
+  const current = pages.find((page) => page.path === location.pathname) ?? subpageAt(location.pathname);
   const signOut = async () => {
     await api.signOut().catch(() => undefined);
     setSession(null);
@@ -54,7 +68,7 @@ const App = () => {
       <header class="top">
         <nav aria-label="Main">
           {pages.map(({ path, label }) => (
-            <a key={path} href={path} aria-current={path === location.pathname ? "page" : undefined}>{label}</a>
+            <a key={path} href={path} aria-current={path === location.pathname || (path !== "/" && location.pathname.startsWith(`${path}/`)) ? "page" : undefined}>{label}</a>
           ))}
         </nav>
         <div class="who">

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
-import { EstimateRange, EstimateSource } from "./estimates.ts";
+import { EstimateRange, EstimateSource, FoodEstimates } from "./estimates.ts";
 
 export const Adherence = z.enum(["under", "on", "over"]);
 
@@ -106,6 +106,13 @@ export const FoodDescribed = z
     reply: z.string().meta({ description: "What was logged, in words, saying that the numbers are estimates." }),
   })
   .meta({ id: "FoodDescribed" });
+
+export const FoodEstimateRequest = FoodDescribe.pick({ text: true }).meta({ id: "FoodEstimateRequest" });
+
+export const FoodEstimated = FoodEstimates.meta({
+  id: "FoodEstimated",
+  description: "The estimated items, not logged: a preview to correct, then log with POST /api/nutrition/items.",
+});
 
 /** What a consumer needs to recompute a day: which account, which day(s). */
 const ItemChanged = z.object({

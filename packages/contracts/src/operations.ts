@@ -11,10 +11,11 @@ import {
 } from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
-  DailyTotalList, FoodDescribe, FoodDescribed, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
 import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
+  WorkoutRoute,
 } from "./workouts.ts";
 import type { Scope } from "./scopes.ts";
 
@@ -150,6 +151,13 @@ export const operations = {
       "estimate's range and source. Without a language model configured, the built-in table of common foods estimates.",
     body: FoodDescribe, response: FoodDescribed, errors: [...modelErrors, 409, 422], idempotencyKey: true,
   }),
+  estimateFood: define({
+    id: "estimateFood", method: "POST", path: "/api/nutrition/estimate", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Estimate food from a description, without logging it",
+    description: "The same estimate as POST /api/nutrition/describe (and the same coach quota), but nothing is logged: " +
+      "the web app shows it as a preview to correct, then logs each item with POST /api/nutrition/items.",
+    body: FoodEstimateRequest, response: FoodEstimated, errors: [...modelErrors, 422],
+  }),
   describeWorkout: define({
     id: "describeWorkout", method: "POST", path: "/api/workouts/describe", service: "workouts", tag: "Workouts",
     scope: "workouts:write", summary: "Log a workout from a description",
@@ -166,6 +174,13 @@ export const operations = {
   getWorkout: define({
     id: "getWorkout", method: "GET", path: "/api/workouts/:id", service: "workouts", tag: "Workouts", scope: "workouts:read",
     summary: "Get a workout", params: IdParams, response: Workout, errors: [400, 404],
+  }),
+  getWorkoutRoute: define({
+    id: "getWorkoutRoute", method: "GET", path: "/api/workouts/:id/route", service: "workouts", tag: "Workouts",
+    scope: "workouts:read", summary: "A workout's route and splits",
+    description: "The track of an imported GPX, TCX or FIT file, thinned for drawing, and its splits per kilometre. " +
+      "Empty lists for a workout without a positioned track (described, sent as a JSON row, or recorded indoors).",
+    params: IdParams, response: WorkoutRoute, errors: [400, 404],
   }),
   editWorkout: define({
     id: "editWorkout", method: "PATCH", path: "/api/workouts/:id", service: "workouts", tag: "Workouts",

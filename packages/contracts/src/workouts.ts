@@ -146,6 +146,23 @@ export const WorkoutImported = z
   .object({ created: z.boolean().meta({ description: "false when this re-imported a known file or externalId." }), workout: Workout })
   .meta({ id: "WorkoutImported" });
 
+export const WorkoutSplit = z
+  .object({
+    km: z.number().int().meta({ description: "1 for the first kilometre." }),
+    distanceM: z.number().meta({ description: "1000, or less for the last split." }),
+    durationS: z.number().int().meta({ description: "Elapsed seconds over the split, pauses included." }),
+  })
+  .meta({ id: "WorkoutSplit" });
+
+export const WorkoutRoute = z
+  .object({
+    segments: z
+      .array(z.array(z.tuple([z.number(), z.number()])))
+      .meta({ description: "`[lat, lon]` in degrees per recorded segment, thinned to at most 1000 points; empty without a track." }),
+    splits: z.array(WorkoutSplit).meta({ description: "Per kilometre along the track; empty when the track has no times." }),
+  })
+  .meta({ id: "WorkoutRoute", description: "The track of an imported file, for drawing, and its kilometre splits." });
+
 export const WorkoutListQuery = RangeQuery.extend({ activityType: ActivityType.optional() });
 export const WorkoutPage = page(Workout, "WorkoutPage");
 

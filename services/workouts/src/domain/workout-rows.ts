@@ -1,6 +1,6 @@
 import type { ActivityType, ParsedWorkout, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
 import type { z } from "zod";
-import type { NewWorkout, WorkoutChanges } from "../store/store.ts";
+import type { ImportedWorkout, NewWorkout, WorkoutChanges } from "../store/store.ts";
 import type { ImportedActivity } from "./import/activity-file.ts";
 
 type Identity = { id: string; accountId: string };
@@ -50,7 +50,7 @@ export const describedWorkout = (
   exercises: parsed.exercises,
 });
 
-export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof WorkoutImportRow>): NewWorkout & { externalId: string } => {
+export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof WorkoutImportRow>): ImportedWorkout => {
   const summary = row.summary ?? defaultSummary(row.activityType, row.distanceM ?? null, row.durationS);
   return {
     id,
@@ -66,6 +66,7 @@ export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof Wo
     ...Object.fromEntries(Object.keys(noMetrics).map((key) => [key, row[key as keyof typeof noMetrics] ?? null])),
     ...noEstimate,
     exercises: row.exercises ?? [],
+    route: null,
   };
 };
 
@@ -73,7 +74,7 @@ export const importedFile = (
   { id, accountId }: Identity,
   file: ImportedActivity,
   { source, externalId }: { source: NewWorkout["source"]; externalId: string },
-): NewWorkout & { externalId: string } => {
+): ImportedWorkout => {
   const summary = file.name ?? defaultSummary(file.activityType, file.distanceM, file.durationS);
   return {
     id,
@@ -95,6 +96,7 @@ export const importedFile = (
     avgCadence: file.avgCadence,
     ...noEstimate,
     exercises: [],
+    route: file.route,
   };
 };
 

@@ -17,6 +17,12 @@ export const workoutRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
     return workout;
   });
 
+  serveOperation(app, operations.getWorkoutRoute, async ({ params, caller }) => {
+    const route = await store.getRoute(caller.accountId, params.id);
+    if (!route) throw notFound();
+    return route;
+  });
+
   serveOperation(app, operations.editWorkout, async ({ params, body, caller }) => {
     const workout = await store.updateWorkout(caller.accountId, params.id, workoutChanges(body));
     if (!workout) throw notFound();

@@ -2,15 +2,18 @@ import { ActivityType, outboxRow, workoutsEvents } from "@fit/contracts";
 import { createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { workoutView } from "./workout-view.ts";
 import { accountData } from "./account-data.ts";
+import type { Route } from "../domain/import/route.ts";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 
 /** A workout row as the domain builds it; `exercises` is the API's array. */
-export type NewWorkout = Omit<Prisma.WorkoutUncheckedCreateInput, "createdAt" | "updatedAt" | "startedAt" | "exercises"> & {
+export type NewWorkout = Omit<Prisma.WorkoutUncheckedCreateInput, "createdAt" | "updatedAt" | "startedAt" | "exercises" | "route"> & {
   id: string;
   startedAt: Date;
   exercises: Prisma.InputJsonValue;
 };
-export type WorkoutChanges = Omit<Prisma.WorkoutUncheckedUpdateInput, "id" | "accountId" | "source" | "externalId" | "createdAt" | "updatedAt">;
+/** An imported workout: known to its source by `externalId`, with the route its file drew, if any. */
+export type ImportedWorkout = NewWorkout & { externalId: string; route: Route | null };
+export type WorkoutChanges = Omit<Prisma.WorkoutUncheckedUpdateInput, "id" | "accountId" | "source" | "externalId" | "createdAt" | "updatedAt" | "route">;
 
 type Tx = Prisma.TransactionClient;
 type Row = Awaited<ReturnType<Tx["workout"]["create"]>>;
@@ -62,18 +65,22 @@ export const createStore = (db: Database) => {
      * two concurrent imports of the same file.
      */
     importWorkout: (
-      workout: NewWorkout & { externalId: string },
+      workout: ImportedWorkout,
       alongside: (result: { created: boolean; workout: ReturnType<typeof workoutView> }) => Prisma.Sql[] = () => [],
     ) =>
       prisma.$transaction(async (tx) => {
         const key = { accountId: workout.accountId, source: workout.source, externalId: workout.externalId };
         const before = await tx.workout.findUnique({ where: { accountId_source_externalId: key }, select: { id: true } });
-        const { id, accountId, source, externalId, ...changes } = workout;
+        const { id, accountId, source, externalId, route, ...changes } = workout;
         const row = await tx.workout.upsert({
           where: { accountId_source_externalId: key },
           create: { id, accountId, source, externalId, ...changes },
           update: changes,
         });
+        if (route) {
+          const drawn = { segments: route.segments, splits: route.splits as unknown as Prisma.InputJsonValue };
+          await tx.workoutRoute.upsert({ where: { workoutId: row.id }, create: { workoutId: row.id, ...drawn }, update: drawn });
+        } else await tx.workoutRoute.deleteMany({ where: { workoutId: row.id } });
         await recordEvent(tx, before ? workoutsEvents.workoutUpdated : workoutsEvents.workoutLogged, row);
         const result = { created: !before, workout: workoutView(row) };
         for (const statement of alongside(result)) await tx.$executeRaw(statement);
@@ -83,6 +90,15 @@ export const createStore = (db: Database) => {
     async getWorkout(accountId: string, id: string) {
       const row = await prisma.workout.findFirst({ where: { id, accountId } });
       return row ? workoutView(row) : null;
+    },
+
+    /** Null when the account has no such workout; empty lists when it has no route. */
+    async getRoute(accountId: string, id: string): Promise<Route | null> {
+      const row = await prisma.workout.findFirst({ where: { id, accountId }, select: { route: true } });
+      if (!row) return null;
+      return row.route
+        ? { segments: row.route.segments as Route["segments"], splits: row.route.splits as unknown as Route["splits"] }
+        : { segments: [], splits: [] };
     },
 
     async listWorkouts(accountId: string, range: RangePage & { activityType?: string | undefined }) {

@@ -138,6 +138,7 @@ describe("TCX", () => {
       maxHr: 165,
       avgPowerW: null,
       avgCadence: null,
+      route: null,
     });
   });
 });
@@ -170,6 +171,7 @@ describe("FIT", () => {
       maxHr: 178,
       avgPowerW: null,
       avgCadence: null,
+      route: { segments: [expect.any(Array)], splits: [{ km: 1, distanceM: 1000, durationS: 375 }] },
     });
   });
 

@@ -1,13 +1,14 @@
 import { Decoder, Stream, type FitMessages, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
 import { activityTypeFromFitSport } from "./activity-type.ts";
 import { ActivityFileError, ActivityFileTooLarge, MAX_POINTS, type ImportedActivity } from "./imported-activity.ts";
+import { routeOf } from "./route.ts";
 import { maxOf, sensorSummary, sumOf, weightedMean } from "./stats.ts";
 import { distanceM, elevationGainM, movingDurationS, timeSpan, type TrackSample } from "./track-metrics.ts";
 
 /** FIT positions are semicircles: 2^31 of them make 180°. */
 const DEGREES_PER_SEMICIRCLE = 180 / 2 ** 31;
 
-type ActivityTotals = Omit<ImportedActivity, "format" | "activityType" | "name" | "startedAt" | "durationS"> & {
+type ActivityTotals = Omit<ImportedActivity, "format" | "activityType" | "name" | "startedAt" | "durationS" | "route"> & {
   startedAt: number | null;
   durationS: number | null;
 };
@@ -95,9 +96,22 @@ const sessionTotals = (sessions: readonly SessionMesg[]): ActivityTotals => {
   };
 };
 
+/** The records that carry a position, as one segment (FIT marks no breaks in the track). */
+const positionedRecords = (records: readonly RecordMesg[]): TrackSample[] =>
+  records.flatMap((record) =>
+    record.positionLat === undefined || record.positionLong === undefined
+      ? []
+      : [{
+          lat: record.positionLat * DEGREES_PER_SEMICIRCLE,
+          lon: record.positionLong * DEGREES_PER_SEMICIRCLE,
+          ele: record.enhancedAltitude ?? record.altitude ?? null,
+          timeMs: timeMs(record.timestamp),
+        }],
+  );
+
 /** Computed from the per-second records, for files without a session or sessions missing a total; energy is never computed. */
 const recordTotals = (records: readonly RecordMesg[]): ActivityTotals => {
-  const positioned: TrackSample[] = [];
+  const positioned = positionedRecords(records);
   const times: (number | null)[] = [];
   const altitudes: number[] = [];
   const distances: (number | undefined)[] = [];
@@ -108,10 +122,6 @@ const recordTotals = (records: readonly RecordMesg[]): ActivityTotals => {
     times.push(time);
     distances.push(record.distance);
     if (altitude !== undefined) altitudes.push(altitude);
-    if (record.positionLat !== undefined && record.positionLong !== undefined) {
-      const lat = record.positionLat * DEGREES_PER_SEMICIRCLE;
-      positioned.push({ lat, lon: record.positionLong * DEGREES_PER_SEMICIRCLE, ele: altitude ?? null, timeMs: time });
-    }
     if (record.heartRate !== undefined) readings.heartRates.push(record.heartRate);
     if (record.cadence !== undefined) readings.cadences.push(record.cadence);
     if (record.power !== undefined) readings.powers.push(record.power);
@@ -161,5 +171,9 @@ export const parseFit = (bytes: Uint8Array): ImportedActivity => {
   if (sessions.length === 0 && records.length === 0) throw new ActivityFileError("the FIT file holds no activity");
   const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(sessions), recordTotals(records));
   if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
-  return { format: "fit", activityType: activityType(messages), name: null, startedAt, durationS, ...totals };
+  const track = positionedRecords(records);
+  return {
+    format: "fit", activityType: activityType(messages), name: null, startedAt, durationS, ...totals,
+    route: routeOf(track.length > 1 ? [track] : []),
+  };
 };

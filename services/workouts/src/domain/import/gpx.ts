@@ -2,6 +2,7 @@ import { activityTypeFromLabel } from "./activity-type.ts";
 import { ActivityFileError, type ImportedActivity } from "./imported-activity.ts";
 import { sensorReadings } from "./sensor-readings.ts";
 import { sensorSummary } from "./stats.ts";
+import { routeOf } from "./route.ts";
 import { nameOf, trackCollector, type OpenPoint } from "./track-reader.ts";
 import { trackMetrics } from "./track-metrics.ts";
 import { numberIn, parseDateTime, type XmlVisitor } from "./xml-document.ts";
@@ -67,6 +68,7 @@ export const gpxReader = () => {
       elevationGainM: metrics.elevationGainM,
       energyKcal: null,
       ...sensorSummary(sensors.readings),
+      route: routeOf(track.segments),
     };
   };
   return { ...visitor, activity };

@@ -1,4 +1,5 @@
 import type { ActivityType } from "@fit/contracts";
+import type { Route } from "./route.ts";
 
 export type ActivityFileFormat = "gpx" | "tcx" | "fit";
 
@@ -20,6 +21,8 @@ export interface ImportedActivity {
   maxHr: number | null;
   avgPowerW: number | null;
   avgCadence: number | null;
+  /** The positioned track, thinned for drawing, with its kilometre splits; null for a file without positions. */
+  route: Route | null;
 }
 
 /** A refusal whose message can be shown to the person who uploaded the file. */

@@ -3,6 +3,7 @@ import { ActivityFileError, type ImportedActivity } from "./imported-activity.ts
 import { sensorReadings } from "./sensor-readings.ts";
 import { maxOf, sensorSummary, sumOf, weightedMean } from "./stats.ts";
 import { trackCollector, type OpenPoint } from "./track-reader.ts";
+import { routeOf } from "./route.ts";
 import { timeSpan, trackMetrics } from "./track-metrics.ts";
 import { numberIn, parseDateTime, type XmlVisitor } from "./xml-document.ts";
 
@@ -111,6 +112,7 @@ export const tcxReader = () => {
       ...summary,
       avgHr: summary.avgHr ?? weightedMean(laps.map((lap) => ({ value: lap.avgHr, weight: lap.totalTimeS }))),
       maxHr: summary.maxHr ?? maxOf(laps.map((lap) => lap.maxHr)),
+      route: routeOf(segments),
     };
   };
   return { ...visitor, activity };

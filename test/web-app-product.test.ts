@@ -1,0 +1,236 @@
+// The web app's product screens in a real browser (Debian's Chromium driven by Playwright) against the whole
+// platform, its coach on a local stand-in of an OpenAI-compatible model: workouts imported from two files and
+// opened on their route, described, edited and deleted; a chat with the coach that survives a reload and says
+// plainly when the model fails; a meal described, corrected in its preview and logged.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startFakeOpenAi, type ChatRequest, type FakeBehaviour, type FakeOpenAi } from "@fit/testing";
+import { makeGpx, makeTcx, type TrackPoint } from "../services/workouts/test/support/activity-files.ts";
+import { requestKind } from "./support/coach-model-requests.ts";
+import { printedLink } from "./support/sign-in.ts";
+import { startSystem, type System } from "./support/system.ts";
+import { ensureWebAppBuilt, firstLoadJsGzipBytes, launchChromium } from "./support/web-app.ts";
+
+/** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
+const POLL = { timeout: 15_000 };
+const REPLY = "Keep the pizza to two slices and add a salad.";
+const DAY_MS = 86_400_000;
+
+/** A loop of about 3.1 km around a park, a point every 5 s at 3.6 m/s: a route with width and height. */
+const loop = (start: Date): TrackPoint[] =>
+  Array.from({ length: 175 }, (_, i) => {
+    const angle = (2 * Math.PI * i) / 174;
+    return {
+      lat: 52.52 + 0.0045 * Math.sin(angle),
+      lon: 13.405 + 0.0074 * Math.cos(angle),
+      ele: 40 + 5 * Math.sin(angle),
+      time: new Date(start.getTime() + i * 5000),
+    };
+  });
+
+/** The coach's three kinds of call, each answered in its format; chat as the queue or REPLY says. */
+const model = (request: ChatRequest): FakeBehaviour => {
+  const kind = requestKind(request);
+  if (kind === "foods") {
+    const pizza = { name: "pizza", quantity: 2, unit: "slice", grams: 220, kcal: 570, kcalLow: 480, kcalHigh: 690, proteinG: 24, proteinLow: 20, proteinHigh: 29 };
+    return { reply: JSON.stringify({ items: [pizza], unrecognized: [] }) };
+  }
+  if (kind === "workout") {
+    return {
+      reply: JSON.stringify({
+        activityType: "run", summary: "5 km run", durationS: 1800, distanceM: 5000, elevationGainM: null, energyKcal: null, avgHr: null,
+        maxHr: null, avgPowerW: null, avgCadence: null, exercises: [], when: { dayOffset: -1, minuteOfDay: 420 },
+      }),
+    };
+  }
+  return { reply: REPLY };
+};
+
+const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
+
+describe("the web app's workouts, coach and meal screens", () => {
+  let fake: FakeOpenAi;
+  let system: System;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const email = "athlete@example.com";
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    ensureWebAppBuilt();
+    fake = await startFakeOpenAi();
+    fake.setFallback(model);
+    system = await startSystem({
+      databaseUrl: inject("databaseUrl"),
+      natsUrl: inject("natsUrl"),
+      env: { COACH_MODEL_URL: fake.url, COACH_MODEL: "fake-coach-model", COACH_MODEL_RETRIES: "0", COACH_MODEL_TIMEOUT_MS: "5000" },
+    });
+    profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
+    context = await launchChromium(profile);
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1280, height: 860 });
+    page.on("console", (message) => {
+      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    const link = await printedLink(email, async () => {
+      const asked = await fetch(`${system.url}/api/auth/sign-in/magic-link`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: system.url },
+        body: JSON.stringify({ email, callbackURL: "/" }),
+      });
+      expect(asked.status).toBe(200);
+    });
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Home" }).waitFor();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await system?.stop();
+    await fake?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it("keeps the new screens out of the first load", () => {
+    const html = readFileSync(new URL("../apps/web/dist/index.html", import.meta.url), "utf8");
+    expect(html).not.toMatch(/workouts-|coach-|meal-/);
+    expect(firstLoadJsGzipBytes()).toBeLessThan(150 * 1024);
+  });
+
+  it("imports two files with a line each (and says why a dropped one was refused), and opens one on its route and splits", async () => {
+    await nav(page, "Workouts").click();
+    await page.getByRole("heading", { name: "Workouts", level: 1 }).waitFor();
+    await page.getByText("No workouts yet").waitFor();
+    const twoDaysAgo = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 2 * DAY_MS + 7 * 3_600_000);
+    const threeDaysAgo = new Date(twoDaysAgo.getTime() - DAY_MS);
+    await page.getByLabel("Choose files").setInputFiles([
+      { name: "park-loop.gpx", mimeType: "application/gpx+xml", buffer: Buffer.from(makeGpx(loop(twoDaysAgo), { name: "Park loop", type: "running" })) },
+      { name: "tempo.tcx", mimeType: "application/xml", buffer: Buffer.from(makeTcx(loop(threeDaysAgo), { sport: "Running" })) },
+    ]);
+    const imports = page.getByRole("list", { name: "Imports" });
+    await expect.poll(() => imports.getByText(/^imported: /).count(), POLL).toBe(2);
+    expect(await imports.getByText("park-loop.gpx").count()).toBe(1);
+    expect(await imports.getByText("tempo.tcx").count()).toBe(1);
+    // A file dropped on the import area is sent the same way; one the service cannot read says why on its line.
+    const dropped = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(["<gpx><trk><trkseg></trkseg></trk></gpx>"], "empty.gpx", { type: "application/gpx+xml" }));
+      return transfer;
+    })()`);
+    await page.locator(".dropzone").dispatchEvent("drop", { dataTransfer: dropped });
+    await imports.getByRole("listitem").filter({ hasText: "empty.gpx" }).getByText("not imported: the file has no track points").waitFor();
+    // Both are listed, under their week with its totals.
+    await page.getByRole("link", { name: "Park loop" }).waitFor();
+    await expect.poll(() => page.locator(".week-totals").allTextContents(), POLL).toEqual(
+      expect.arrayContaining([expect.stringMatching(/workouts? · .* · \d+\.\d\d km/)]),
+    );
+
+    await page.getByRole("link", { name: "Park loop" }).click();
+    await page.getByRole("heading", { name: "Park loop", level: 1 }).waitFor();
+    const map = page.getByRole("img", { name: /^Route of Park loop/ });
+    await map.waitFor();
+    const points = (await map.locator("polyline").getAttribute("points"))!.split(" ").map((pair) => pair.split(",").map(Number) as [number, number]);
+    expect(points.length).toBeGreaterThan(100);
+    const xs = points.map(([x]) => x);
+    const ys = points.map(([, y]) => y);
+    // A loop, fitted to the box: wide and tall, not a line or a dot.
+    expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(200);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(200);
+    const splits = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Pace" }) });
+    await expect.poll(() => splits.getByRole("row").count(), POLL).toBe(5);
+    expect(await splits.getByRole("row").nth(1).textContent()).toMatch(/^11\.00 km4:3\d4:3\d \/km$/);
+    expect(await page.getByRole("definition").allTextContents()).toEqual(expect.arrayContaining(["Run", expect.stringMatching(/^3\.1\d km$/)]));
+  });
+
+  it("logs a described workout, corrects it and deletes it after confirming", async () => {
+    await page.getByRole("link", { name: "← All workouts" }).click();
+    await page.getByLabel("What did you do?").fill("ran 5 km in 30 minutes yesterday morning");
+    await page.getByRole("button", { name: "Log workout" }).click();
+    await page.getByRole("status").getByRole("link", { name: "5 km run" }).click();
+    await page.getByRole("heading", { name: "5 km run", level: 1 }).waitFor();
+    expect(await page.getByRole("img", { name: /^Route of/ }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Edit workout" }).click();
+    await page.getByLabel("Title").fill("Easy 5 km run");
+    await page.getByLabel("Duration (min)").fill("32");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("heading", { name: "Easy 5 km run", level: 1 }).waitFor();
+    await expect.poll(() => page.getByRole("definition").allTextContents(), POLL).toEqual(expect.arrayContaining(["32:00", "6:24 /km"]));
+
+    await page.getByRole("button", { name: "Delete workout" }).click();
+    await page.getByRole("button", { name: "Keep it" }).click();
+    await page.getByRole("button", { name: "Delete workout" }).click();
+    await page.getByRole("button", { name: "Yes, delete it" }).click();
+    await page.getByRole("heading", { name: "Workouts", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "Park loop" }).waitFor();
+    expect(await page.getByRole("link", { name: "Easy 5 km run" }).count()).toBe(0);
+    const listed = (await (await page.request.get(`${system.url}/api/workouts`)).json()) as { items: { summary: string }[] };
+    expect(listed.items.map((w) => w.summary).sort()).toEqual(["Park loop", expect.stringMatching(/^Run 3\.1\d km$/)]);
+  });
+
+  it("chats with the coach, keeps the conversation through a reload, says when the model fails, and clears", async () => {
+    await nav(page, "Coach").click();
+    await page.getByRole("heading", { name: "Coach", level: 1 }).waitFor();
+    await page.getByLabel("Your message").fill("Can I have pizza tonight?");
+    await page.getByRole("button", { name: "Send" }).click();
+    const conversation = page.getByRole("list", { name: "Conversation" });
+    await conversation.getByText(REPLY).waitFor();
+    const chat = fake.received.filter((request) => requestKind(request.body) === "chat").at(-1)!.body;
+    expect(chat.messages.filter((m) => m.role === "user").at(-1)!.content).toBe("Can I have pizza tonight?");
+
+    await page.reload();
+    await conversation.getByText(REPLY).waitFor();
+    expect(await conversation.getByRole("listitem").count()).toBe(2);
+
+    // The chat call fails (the coach's food estimate of the message, made first, still answers).
+    const overloaded: FakeBehaviour = { status: 500, body: { error: { message: "overloaded", type: "server_error", param: null, code: null } } };
+    fake.setFallback((request) => (requestKind(request) === "chat" ? overloaded : model(request)));
+    await page.getByLabel("Your message").fill("And a beer?");
+    await page.keyboard.press("Enter");
+    const alert = page.getByRole("alert");
+    await alert.getByText(/language model is unavailable: the language model failed/).waitFor();
+    expect(await conversation.getByText("And a beer?").count()).toBe(1);
+    fake.setFallback(model);
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await expect.poll(() => conversation.getByText(REPLY).count(), POLL).toBe(2);
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    await page.getByRole("button", { name: "Clear conversation" }).click();
+    expect(await conversation.count()).toBe(0);
+    await page.reload();
+    await page.getByText("Ask about today's food").waitFor();
+    expect(await conversation.count()).toBe(0);
+  });
+
+  it("describes a meal, corrects an item's kcal in the preview, and logs it as corrected", async () => {
+    await page.getByRole("link", { name: "Describe a meal" }).click();
+    await page.getByRole("heading", { name: "Describe a meal", level: 1 }).waitFor();
+    await page.getByLabel("In your own words").fill("two slices of pizza");
+    await page.getByRole("button", { name: "Estimate" }).click();
+    const item = page.getByRole("group", { name: "Item 1: pizza" });
+    await item.waitFor();
+    expect(await item.getByLabel("kcal").inputValue()).toBe("570");
+    // Nothing is logged until the preview is confirmed.
+    const today = await page.evaluate<string>("new Date().toLocaleDateString('sv')");
+    const items = async () => (await (await page.request.get(`${system.url}/api/nutrition/items?date=${today}`)).json()) as { name: string; kcal: number }[];
+    expect(await items()).toEqual([]);
+
+    await item.getByLabel("kcal").fill("520");
+    await page.getByLabel("Meal", { exact: true }).selectOption("dinner");
+    await page.getByRole("button", { name: "Log this item" }).click();
+    await page.getByRole("status").getByText("Logged 1 item on today.").waitFor();
+    expect((await items()).map(({ name, kcal }) => ({ name, kcal }))).toEqual([{ name: "pizza", kcal: 520 }]);
+
+    await page.getByRole("link", { name: "See the day’s food" }).click();
+    await page.getByRole("heading", { name: "Food", level: 1 }).waitFor();
+    await expect.poll(() => page.getByRole("listitem").filter({ hasText: "pizza" }).textContent(), POLL).toContain("520 kcal");
+  });
+
+  it("ran without a Content-Security-Policy violation", () => {
+    expect(cspViolations).toEqual([]);
+  });
+});
