@@ -1,11 +1,13 @@
 // `fit` over every record a person keeps (workouts, measurements, food items, weigh-ins): list with ids, show,
 // edit, delete, as the compiled binary against the whole platform. People's spellings in, people's labels out.
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, runFit } from "./support/cli.ts";
+import { buildCli, fitBinary, runFit } from "./support/cli.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -173,5 +175,20 @@ describe("fit --help", () => {
       expect(run.code, args.join(" ")).toBe(0);
     }
     expect((await runFit(["workouts", "--help"], { home })).stdout).toMatch(/list .*\n.*show .*\n.*edit .*\n.*delete/s);
+  });
+});
+
+describe("pnpm fit", () => {
+  const run = () => promisify(execFile)(process.execPath, [join(fitBinary, "../../run.mjs"), "--help"]);
+
+  it("runs the built file as it is, and builds it again only once a file it was built from is newer", async () => {
+    const built = (await stat(fitBinary)).mtimeMs;
+    expect((await run()).stdout).toContain("Usage: fit");
+    expect((await stat(fitBinary)).mtimeMs).toBe(built);
+    const source = join(fitBinary, "../../src/labels.ts");
+    const later = new Date(built + 2000);
+    await utimes(source, later, later);
+    expect((await run()).stdout).toContain("Usage: fit");
+    expect((await stat(fitBinary)).mtimeMs).toBeGreaterThan(built);
   });
 });
