@@ -195,7 +195,7 @@ export const bodyMetricsBus = {
     subject: "body-metrics.weight.ingest",
     service: "body-metrics",
     request: z.object({
-      accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: TimestampMs, externalId: z.string().min(1).max(200).nullable(),
+      accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: LoggedTimestampMs, externalId: z.string().min(1).max(200).nullable(),
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),
