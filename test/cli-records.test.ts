@@ -175,6 +175,8 @@ describe("fit --help", () => {
       expect(run.code, args.join(" ")).toBe(0);
     }
     expect((await runFit(["workouts", "--help"], { home })).stdout).toMatch(/list .*\n.*show .*\n.*edit .*\n.*delete/s);
+    const manual = await runFit(["import", "run.gpx", "--source", "manual"], { home });
+    expect(manual).toMatchObject({ code: 2, stderr: expect.stringContaining("not one of: phone health, watch device, activity app") });
   });
 });
 
