@@ -20,7 +20,7 @@ const RAW_IN_JSON = /[\u007f-\u009f]/g;
 export const escapeJsonControls = (json: string): string =>
   json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** The API's fields that hold Unix milliseconds (the export names its own `exportedAt`). */
+/** The names the API gives its instants in Unix milliseconds. */
 const INSTANTS = new Set(["ts", "createdAt", "updatedAt", "startedAt", "lastUsedAt", "expiresAt", "startDate", "targetDate"]);
 
 /**
