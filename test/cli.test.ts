@@ -258,7 +258,7 @@ describe("fit weight", () => {
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/^fit: .*not found/);
     const notAnId = await run(["weight", "delete", "yesterday"]);
-    expect(notAnId).toMatchObject({ code: 2, stderr: "fit: must be a UUID\n" });
+    expect(notAnId).toMatchObject({ code: 2, stderr: "fit: id must be a UUID\n" });
   });
 
   it("refuses input the contract refuses before sending anything (exit 2, the contract's message)", async () => {

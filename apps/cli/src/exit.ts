@@ -38,6 +38,12 @@ export const exitCodeOfStatus = (status: number): ExitCode => {
   return exitCodes.api;
 };
 
+/** A contract's message starts with its field, or with "must"/"is" and then gets the field in front, as the server's. */
+const described = ({ path, message }: z.core.$ZodIssue): string => {
+  const field = path.map(String).join(".");
+  return field && /^(must|is) /.test(message) ? `${field} ${message}` : message;
+};
+
 /** Input a contract refuses, in the contract's own words (the server would answer the same), prefixed by where. */
 export const refused = (error: z.ZodError, where = ""): CliError =>
-  new CliError(`${where}${error.issues.map((issue) => issue.message).join("; ")}`, exitCodes.usage);
+  new CliError(`${where}${error.issues.map(described).join("; ")}`, exitCodes.usage);

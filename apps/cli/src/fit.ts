@@ -4,6 +4,7 @@ import { appsCommands } from "./commands/apps.ts";
 import { dashboardCommand } from "./commands/dashboard.ts";
 import { foodCommands } from "./commands/food.ts";
 import { importCommand } from "./commands/import.ts";
+import { measurementsCommands } from "./commands/measurements.ts";
 import { targetsCommands } from "./commands/targets.ts";
 import { weightCommands } from "./commands/weight.ts";
 import { workoutsCommands } from "./commands/workouts.ts";
@@ -21,6 +22,7 @@ const program = new Command("fit")
 
 accountCommands(program);
 weightCommands(program);
+measurementsCommands(program);
 foodCommands(program);
 dashboardCommand(program);
 targetsCommands(program);

@@ -20,8 +20,27 @@ const RAW_IN_JSON = /[\u007f-\u009f]/g;
 export const escapeJsonControls = (json: string): string =>
   json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
+/** The names the API gives its instants in Unix milliseconds. */
+const INSTANTS = new Set(["ts", "createdAt", "updatedAt", "startedAt", "lastUsedAt", "expiresAt", "startDate", "targetDate"]);
+
+/**
+ * The API's answer with, beside each instant in Unix ms, the same instant in ISO 8601 UTC under its name + `Iso`
+ * (`ts` and `tsIso`): scripts keep the API's fields and need no date arithmetic to read one.
+ */
+const withIsoTimes = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withIsoTimes);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).flatMap(([key, field]): [string, unknown][] => {
+      const entry: [string, unknown] = [key, withIsoTimes(field)];
+      if (!INSTANTS.has(key) || (typeof field !== "number" && field !== null)) return [entry];
+      return [entry, [`${key}Iso`, field === null ? null : new Date(field).toISOString()]];
+    }),
+  );
+};
+
 export const printJson = (value: unknown): void => {
-  process.stdout.write(`${escapeJsonControls(JSON.stringify(value, null, 2))}\n`);
+  process.stdout.write(`${escapeJsonControls(JSON.stringify(withIsoTimes(value), null, 2))}\n`);
 };
 
 export const printLine = (line: string): void => {
@@ -41,6 +60,11 @@ export const printTable = (head: string[], rows: (string | number)[][]): void =>
   const table = new Table({ head: head.map(forTerminal), style: { head: [], border: [] } });
   table.push(...rows.map((row) => row.map(cell)));
   printLine(table.toString());
+};
+
+/** After a page of a list: how to ask for the next one. */
+export const printMore = (nextCursor: string | null): void => {
+  if (nextCursor) printLine(`More: add --cursor ${nextCursor}`);
 };
 
 /** Label/value rows, for one record. */

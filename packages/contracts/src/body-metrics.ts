@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, page, RangeQuery, TimestampMs, truncatedText, Uuid } from "./common.ts";
+import { LoggedTimestampMs } from "./logged-time.ts";
 
 const NOTE_MAX = 500;
 
@@ -25,7 +26,7 @@ export const WeightCreate = z
     weightKg: WeightKg,
     bodyFatPct: BodyFatPct.optional(),
     note: Note.nullable().optional(),
-    ts: TimestampMs.optional().meta({ description: "When the reading was taken; default now." }),
+    ts: LoggedTimestampMs.optional().meta({ description: "When the reading was taken; default now. At most a day ahead of the server's clock." }),
   })
   .meta({ id: "WeightCreate" });
 
@@ -41,7 +42,7 @@ export const WeightIngest = z
     email: z.email({ error: "email must be an email address" }).transform((e) => e.toLowerCase()),
     weightKg: WeightKg,
     bodyFatPct: BodyFatPct.optional(),
-    ts: TimestampMs.optional().meta({ description: "When the reading was taken; default now." }),
+    ts: LoggedTimestampMs.optional().meta({ description: "When the reading was taken; default now. At most a day ahead of the server's clock." }),
     externalId: z
       .string({ error: "externalId must be a string of 1 to 200 characters" })
       .trim()
@@ -86,7 +87,7 @@ export const MeasurementCreate = z
       .number({ error: "valueCm must be a number of centimetres" })
       .min(5, { error: "valueCm must be between 5 and 300 cm" })
       .max(300, { error: "valueCm must be between 5 and 300 cm" }),
-    ts: TimestampMs.optional().meta({ description: "When it was measured; default now." }),
+    ts: LoggedTimestampMs.optional().meta({ description: "When it was measured; default now. At most a day ahead of the server's clock." }),
   })
   .meta({ id: "MeasurementCreate" });
 
@@ -194,7 +195,7 @@ export const bodyMetricsBus = {
     subject: "body-metrics.weight.ingest",
     service: "body-metrics",
     request: z.object({
-      accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: TimestampMs, externalId: z.string().min(1).max(200).nullable(),
+      accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: LoggedTimestampMs, externalId: z.string().min(1).max(200).nullable(),
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),

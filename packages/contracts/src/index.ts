@@ -1,6 +1,7 @@
 export * from "./errors.ts";
 export * from "./bus.ts";
 export * from "./common.ts";
+export * from "./logged-time.ts";
 export * from "./scopes.ts";
 export * from "./body-metrics.ts";
 export * from "./nutrition.ts";

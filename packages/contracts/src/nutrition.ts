@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
 import { EstimateRange, EstimateSource, FoodEstimates } from "./estimates.ts";
+import { LoggedCalendarDate } from "./logged-time.ts";
 
 export const Adherence = z.enum(["under", "on", "over"]);
 
@@ -35,7 +36,7 @@ const bounded = (field: string, max: number, unit: string) =>
     .max(max, { error: `${field} must be between 0 and ${max} ${unit}` });
 
 const ItemFields = {
-  date: CalendarDate,
+  date: LoggedCalendarDate,
   name: z
     .string({ error: "name must be a string" })
     .trim()
@@ -94,7 +95,7 @@ export const FoodDescribe = z
       .string({ error: "text must be a string" }).trim()
       .min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" })
       .meta({ description: "What was eaten, in words.", examples: ["two eggs and a slice of toast"] }),
-    date: CalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date." }),
+    date: LoggedCalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date. At most the day after it." }),
     meal: Meal.nullable().optional(),
   })
   .meta({ id: "FoodDescribe" });

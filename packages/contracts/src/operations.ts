@@ -163,7 +163,8 @@ export const operations = {
     scope: "workouts:write", summary: "Log a workout from a description",
     description: "Parses the text into a normalized workout (source `manual`) and logs it. `date` + `tz` place a " +
       "workout the text dates only loosely (\"this morning\"); without a time of day it is placed at local noon, or " +
-      "to end now on today. Unstated metrics are null; energyKcal is estimated (with its range) when not stated.",
+      "to end now on today. Unstated metrics are null; energyKcal is estimated (with its range) when not stated. A " +
+      "workout the text places more than a day ahead of the server's clock is a 400, and nothing is logged.",
     body: WorkoutDescribe, response: Workout, errors: [...modelErrors, 409, 422], idempotencyKey: true,
   }),
   listWorkouts: define({
@@ -196,7 +197,8 @@ export const operations = {
     scope: "workouts:write", summary: "Import a workout (GPX, TCX, FIT file or a JSON row)",
     description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
       "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
-      "computed from a file's track. The same file or (source, externalId) again updates the workout it made.",
+      "computed from a file's track. The same file or (source, externalId) again updates the workout it made. A " +
+      "workout starting more than a day ahead of the server's clock (a device's unset clock, say) is a 400.",
     query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 409, 413, 415, 422, 429], idempotencyKey: true,
     upload: {
       limitBytes: ACTIVITY_FILE_LIMIT,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, page, RangeQuery, TimestampMs, truncatedText, Uuid } from "./common.ts";
 import { EstimateSource } from "./estimates.ts";
+import { LoggedCalendarDate, LoggedTimestampMs } from "./logged-time.ts";
 
 export const WorkoutSource = z.enum(["manual", "phone_health", "watch_device", "activity_app"], {
   error: "source must be one of manual, phone_health, watch_device, activity_app",
@@ -85,7 +86,7 @@ export const WorkoutDescribe = z
       .string({ error: "text must be a string" }).trim()
       .min(1, { error: "text must be 1 to 4000 characters" }).max(4000, { error: "text must be 1 to 4000 characters" })
       .meta({ description: "What was done, in words.", examples: ["ran 5 km in 28 minutes this morning"] }),
-    date: CalendarDate.optional().meta({ description: "The local day of the workout; default the client's today (from tz)." }),
+    date: LoggedCalendarDate.optional().meta({ description: "The local day of the workout; default the client's today (from tz). At most the day after the server's UTC today." }),
     tz: z
       .number({ error: "tz must be a number of minutes" })
       .int({ error: "tz must be an integer number of minutes" })
@@ -103,7 +104,7 @@ export const WorkoutPatch = z
     activityType: ActivityType,
     summary: z.string().trim().min(1).max(200, { error: "summary must be 1 to 200 characters" }),
     description: z.string().trim().max(4000, { error: "description must be at most 4000 characters" }),
-    startedAt: TimestampMs,
+    startedAt: LoggedTimestampMs,
     durationS: wholeSeconds("durationS", 1),
     ...metrics,
     exercises: ExerciseList,
@@ -122,7 +123,7 @@ export const WorkoutImportRow = z
     source: ImportSource,
     externalId: z.string().trim().min(1).max(200, { error: "externalId must be 1 to 200 characters" }),
     activityType: ActivityType,
-    startedAt: TimestampMs,
+    startedAt: LoggedTimestampMs,
     durationS: wholeSeconds("durationS", 1),
     summary: z.string().trim().min(1).max(200).optional(),
     description: z.string().trim().max(4000).optional(),

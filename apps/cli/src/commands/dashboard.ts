@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { day } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { label } from "../labels.ts";
 import { duration, km, localDay, printJson, printRecord } from "../output.ts";
 
 const weightLine = (weight: Dashboard["weight"]): string => {
@@ -37,7 +38,7 @@ const nutritionLine = (total: Dashboard["nutritionToday"]): string => {
 
 const measurementsLine = (dashboard: Dashboard): string => {
   if (dashboard.measurementsLatest.length === 0) return "none";
-  const sites = dashboard.measurementsLatest.map((m) => `${m.site} ${m.valueCm} cm`).join(", ");
+  const sites = dashboard.measurementsLatest.map((m) => `${label(m.site)} ${m.valueCm} cm`).join(", ");
   return dashboard.shoulderToWaist === null ? sites : `${sites} · shoulder-to-waist ${dashboard.shoulderToWaist}`;
 };
 

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import { operations, WorkoutImported, WorkoutImportQuery } from "@fit/contracts";
+import { operations, WorkoutImported, WorkoutImportQuery, WorkoutSource } from "@fit/contracts";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import { oneOf } from "../args.ts";
 import { call, send } from "../client.ts";
 import type { Connection } from "../config.ts";
 import { contextOf } from "../context.ts";
@@ -11,6 +12,9 @@ import { CliError, exitCodes, refused, type ExitCode } from "../exit.ts";
 import { printJson, printTable } from "../output.ts";
 import { parseWeighIns, type WeighIn } from "../weigh-in-csv.ts";
 import { workoutLine } from "./workouts.ts";
+
+/** `manual` is what a person describes, never an import. */
+const importSource = oneOf(WorkoutSource.options.filter((source) => source !== "manual"));
 
 /** The media type each activity file is sent as; the server reads the format from the content itself. */
 const activityTypes: Record<string, string> = {
@@ -96,7 +100,7 @@ export const importCommand = (program: Command): void => {
     .command("import")
     .description("import activity files (.gpx, .tcx, .fit) as workouts, and .csv files of weigh-ins")
     .argument("<files...>", "the files")
-    .option("--source <source>", "where the activity files come from: watch_device, phone_health or activity_app", "watch_device")
+    .option("--source <source>", "where the activity files come from: watch device, phone health or activity app", importSource, "watch_device")
     .option("--no-progress", "no progress bar")
     .action(async (files: string[], options: { source: string; progress: boolean }, command: Command) => {
       const context = contextOf(command);

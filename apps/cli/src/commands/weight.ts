@@ -3,7 +3,8 @@ import type { Command } from "commander";
 import { instant, number } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
-import { localTime, orDash, printJson, printLine, printTable } from "../output.ts";
+import { label } from "../labels.ts";
+import { localTime, orDash, printJson, printLine, printMore, printTable } from "../output.ts";
 
 interface AddOptions {
   fat?: number;
@@ -15,10 +16,11 @@ interface ListOptions {
   limit: number;
   from?: number;
   to?: number;
+  cursor?: string;
 }
 
 export const weightCommands = (program: Command): void => {
-  const weight = program.command("weight").description("weigh-ins");
+  const weight = program.command("weight").description("weigh-ins: add, list, delete");
 
   weight
     .command("add")
@@ -38,25 +40,27 @@ export const weightCommands = (program: Command): void => {
 
   weight
     .command("list")
-    .description("weigh-ins, newest first")
+    .description("weigh-ins, newest first, with their ids")
     .option("--limit <n>", "how many (1 to 200)", number, 20)
     .option("--from <time>", "from this time on, ISO 8601", instant)
     .option("--to <time>", "before this time, ISO 8601", instant)
+    .option("--cursor <cursor>", "the next page, as the previous one printed it")
     .action(async (options: ListOptions, command: Command) => {
       const context = contextOf(command);
-      const query = { limit: options.limit, from: options.from, to: options.to };
+      const query = { limit: options.limit, from: options.from, to: options.to, cursor: options.cursor };
       const page = await call(await context.connection(), operations.listWeights, { query });
       if (context.json) return printJson(page);
       if (page.items.length === 0) return printLine("No weigh-ins.");
       printTable(
-        ["when", "kg", "fat %", "note", "source"],
-        page.items.map((r) => [localTime(r.ts), r.weightKg, orDash(r.bodyFatPct), r.note ?? "", r.source]),
+        ["id", "when", "kg", "fat %", "note", "source"],
+        page.items.map((r) => [r.id, localTime(r.ts), r.weightKg, orDash(r.bodyFatPct), r.note ?? "", label(r.source)]),
       );
+      printMore(page.nextCursor);
     });
 
   weight
     .command("delete")
-    .description("delete a weigh-in by its id (as `weight add` or `weight list --json` print it)")
+    .description("delete a weigh-in by its id (as `weight add` or `weight list` print it)")
     .argument("<id>", "the weigh-in's id")
     .action(async (id: string, _options: object, command: Command) => {
       const context = contextOf(command);

@@ -1,20 +1,71 @@
-import { operations, type Workout } from "@fit/contracts";
+import { ActivityType, operations, type Workout } from "@fit/contracts";
 import type { Command } from "commander";
-import { day, number } from "../args.ts";
+import { day, instant, number, oneOf, onlyGiven, seconds } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
-import { duration, km, localDay, localTime, orDash, printJson, printLine, printTable } from "../output.ts";
+import { label } from "../labels.ts";
+import { duration, km, localDay, localTime, orDash, printJson, printLine, printMore, printRecord, printTable } from "../output.ts";
 
 /** "run: 5.00 km in 25:00, 350 kcal (estimated 300–400)": one line about a logged workout. */
 export const workoutLine = (workout: Workout): string => {
   const distance = workout.distanceM === null ? "" : ` ${km(workout.distanceM)}`;
   const estimate = workout.energyEstimate ? ` (estimated ${workout.energyEstimate.low}–${workout.energyEstimate.high})` : "";
   const energy = workout.energyKcal === null ? "" : `, ${workout.energyKcal} kcal${estimate}`;
-  return `${workout.activityType}:${distance} in ${duration(workout.durationS)}${energy}`;
+  return `${label(workout.activityType)}:${distance} in ${duration(workout.durationS)}${energy}`;
 };
 
+const printWorkout = (workout: Workout) => {
+  const estimate = workout.energyEstimate ? ` (estimated ${workout.energyEstimate.low}–${workout.energyEstimate.high})` : "";
+  printRecord([
+    ["id", workout.id],
+    ["activity", label(workout.activityType)],
+    ["summary", workout.summary],
+    ["description", workout.description],
+    ["started", localTime(workout.startedAt)],
+    ["duration", duration(workout.durationS)],
+    ["moving time", workout.movingDurationS === null ? "–" : duration(workout.movingDurationS)],
+    ["distance", workout.distanceM === null ? "–" : km(workout.distanceM)],
+    ["elevation gain", orDash(workout.elevationGainM, " m")],
+    ["energy", workout.energyKcal === null ? "–" : `${workout.energyKcal} kcal${estimate}`],
+    ["heart rate", workout.avgHr === null ? "–" : `${workout.avgHr} bpm average${workout.maxHr === null ? "" : `, ${workout.maxHr} max`}`],
+    ["power", orDash(workout.avgPowerW, " W")],
+    ["cadence", orDash(workout.avgCadence, " per minute")],
+    ["source", label(workout.source)],
+  ]);
+  if (workout.exercises.length === 0) return;
+  printTable(
+    ["exercise", "sets", "reps", "weight lb", "duration", "distance m", "notes"],
+    workout.exercises.map((e) => [
+      e.exercise, orDash(e.sets), orDash(e.reps), orDash(e.weightLb), e.durationS === null ? "–" : duration(e.durationS), orDash(e.distanceM), e.notes ?? "",
+    ]),
+  );
+};
+
+interface ListOptions {
+  limit: number;
+  type?: ActivityType;
+  from?: number;
+  to?: number;
+  cursor?: string;
+}
+
+interface EditOptions {
+  type?: ActivityType;
+  summary?: string;
+  description?: string;
+  start?: number;
+  duration?: number;
+  distance?: number;
+  elevation?: number;
+  kcal?: number;
+  avgHr?: number;
+  maxHr?: number;
+}
+
+const activities = `${ActivityType.options.map(label).join(", ")}`;
+
 export const workoutsCommands = (program: Command): void => {
-  const workouts = program.command("workouts").description("workouts");
+  const workouts = program.command("workouts").description("workouts: describe, list, show, edit, delete");
 
   workouts
     .command("describe")
@@ -31,19 +82,73 @@ export const workoutsCommands = (program: Command): void => {
 
   workouts
     .command("list")
-    .description("workouts, newest first")
+    .description("workouts, newest first, with their ids")
     .option("--limit <n>", "how many (1 to 200)", number, 20)
-    .action(async (options: { limit: number }, command: Command) => {
+    .option("--type <activity>", `only this activity: ${activities}`, oneOf(ActivityType.options))
+    .option("--from <time>", "started at or after this time, ISO 8601", instant)
+    .option("--to <time>", "started before this time, ISO 8601", instant)
+    .option("--cursor <cursor>", "the next page, as the previous one printed it")
+    .action(async (options: ListOptions, command: Command) => {
       const context = contextOf(command);
-      const page = await call(await context.connection(), operations.listWorkouts, { query: { limit: options.limit } });
+      const query = { limit: options.limit, activityType: options.type, from: options.from, to: options.to, cursor: options.cursor };
+      const page = await call(await context.connection(), operations.listWorkouts, { query });
       if (context.json) return printJson(page);
       if (page.items.length === 0) return printLine("No workouts.");
       printTable(
-        ["started", "activity", "summary", "duration", "distance", "kcal", "source"],
+        ["id", "started", "activity", "summary", "duration", "distance", "kcal", "source"],
         page.items.map((w) => [
-          localTime(w.startedAt), w.activityType, w.summary, duration(w.durationS),
-          w.distanceM === null ? "–" : km(w.distanceM), orDash(w.energyKcal), w.source,
+          w.id, localTime(w.startedAt), label(w.activityType), w.summary, duration(w.durationS),
+          w.distanceM === null ? "–" : km(w.distanceM), orDash(w.energyKcal), label(w.source),
         ]),
       );
+      printMore(page.nextCursor);
+    });
+
+  workouts
+    .command("show")
+    .description("one workout in full: metrics, exercises")
+    .argument("<id>", "the workout's id (as `workouts list` prints it)")
+    .action(async (id: string, _options: object, command: Command) => {
+      const context = contextOf(command);
+      const workout = await call(await context.connection(), operations.getWorkout, { params: { id } });
+      if (context.json) return printJson(workout);
+      printWorkout(workout);
+    });
+
+  workouts
+    .command("edit")
+    .description("correct a workout: only the options given change")
+    .argument("<id>", "the workout's id")
+    .option("--type <activity>", `the activity: ${activities}`, oneOf(ActivityType.options))
+    .option("--summary <text>", "the one-line summary")
+    .option("--description <text>", "the description")
+    .option("--start <time>", "when it started, ISO 8601", instant)
+    .option("--duration <time>", "how long: minutes (45) or h:mm:ss (1:05:00)", seconds)
+    .option("--distance <km>", "distance, km", number)
+    .option("--elevation <m>", "elevation gain, metres", number)
+    .option("--kcal <kcal>", "energy, kcal (replaces an estimate)", number)
+    .option("--avg-hr <bpm>", "average heart rate", number)
+    .option("--max-hr <bpm>", "maximum heart rate", number)
+    .action(async (id: string, options: EditOptions, command: Command) => {
+      const context = contextOf(command);
+      const body = onlyGiven({
+        activityType: options.type, summary: options.summary, description: options.description, startedAt: options.start,
+        durationS: options.duration, distanceM: options.distance === undefined ? undefined : Math.round(options.distance * 1000),
+        elevationGainM: options.elevation, energyKcal: options.kcal, avgHr: options.avgHr, maxHr: options.maxHr,
+      });
+      const workout = await call(await context.connection(), operations.editWorkout, { params: { id }, body });
+      if (context.json) return printJson(workout);
+      printLine(`Saved ${workoutLine(workout)} — "${workout.summary}" (id ${workout.id})`);
+    });
+
+  workouts
+    .command("delete")
+    .description("delete a workout by its id")
+    .argument("<id>", "the workout's id")
+    .action(async (id: string, _options: object, command: Command) => {
+      const context = contextOf(command);
+      const ack = await call(await context.connection(), operations.deleteWorkout, { params: { id } });
+      if (context.json) return printJson(ack);
+      printLine(`Deleted workout ${id}`);
     });
 };

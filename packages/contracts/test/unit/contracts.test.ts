@@ -1,8 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import {
-  AgentRequest, authRoutes, buildOpenApiDocument, FoodItemCreate, isCalendarDate, operationList, toOpenApiPath,
-  WeightCreate, WeightEdit, WorkoutDescribe,
+  AgentRequest, authRoutes, buildOpenApiDocument, FoodItemCreate, isCalendarDate, isDayTooFarAhead, isTooFarAhead,
+  operationList, refuseIfTooFarAhead, toOpenApiPath, WeightCreate, WeightEdit, WorkoutDescribe,
 } from "../../src/index.ts";
 
 describe("calendar days", () => {
@@ -12,6 +12,31 @@ describe("calendar days", () => {
   it.each(["2026-02-30", "2025-02-29", "today", "2026-1-1", "2026-13-01", "", "0000-06-01", "0100-02-29", "1900-02-29", "2026-04-31", "2026-00-10", "2026-06-00", "2026-01-32"])("refuses %s", (day) =>
     expect(isCalendarDate(day)).toBe(false),
   );
+});
+
+describe("a logged time ahead of the clock", () => {
+  const now = Date.parse("2026-11-27T23:30:00Z");
+  const DAY_MS = 86_400_000;
+
+  it("is refused past a day of slack, to the millisecond", () => {
+    expect(isTooFarAhead(now + DAY_MS, now)).toBe(false);
+    expect(isTooFarAhead(now + DAY_MS + 1, now)).toBe(true);
+    expect(() => refuseIfTooFarAhead(now + DAY_MS + 1, "the file's start time", now)).toThrow(
+      "the file's start time must not be more than a day in the future (2026-11-28T23:30:00.001Z)",
+    );
+  });
+
+  it("is a day after UTC's tomorrow, whatever the hour", () => {
+    for (const at of [Date.parse("2026-11-27T00:00:00Z"), now]) {
+      expect(isDayTooFarAhead("2026-11-28", at)).toBe(false);
+      expect(isDayTooFarAhead("2026-11-29", at)).toBe(true);
+    }
+  });
+
+  it("is refused by the schemas in the field's own words", () => {
+    const result = WeightCreate.safeParse({ weightKg: 80, ts: Date.now() + 2 * DAY_MS });
+    expect(result.error?.issues[0]).toMatchObject({ path: ["ts"], message: "must not be more than a day in the future" });
+  });
 });
 
 describe("weight reading input", () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { coachBus, operations } from "@fit/contracts";
+import { coachBus, operations, refuseIfTooFarAhead } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { localDay, startOfDescribedWorkout, weekdayOf } from "../domain/placement.ts";
 import { describedWorkout } from "../domain/workout-rows.ts";
@@ -16,6 +16,7 @@ export const describeRoute = ({ app, store, relay, bus }: ServiceContext<Store>,
       { timeoutMs: coachTimeoutMs },
     );
     const startedAt = startOfDescribedWorkout({ date, tz: body.tz, now, when: parsed.when, durationS: parsed.durationS });
+    refuseIfTooFarAhead(startedAt, "the described workout's start", now);
     const workout = await store.addWorkout(
       describedWorkout({ id: randomUUID(), accountId: caller.accountId }, parsed, { text: body.text, startedAt }),
       record,
