@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeOpenAi, type ChatRequest, type FakeBehaviour, type FakeOpenAi } from "@fit/testing";
 import { makeGpx, makeTcx, type TrackPoint } from "../services/workouts/test/support/activity-files.ts";
+import { expectNoSeriousViolations } from "./support/axe.ts";
 import { requestKind } from "./support/coach-model-requests.ts";
 import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -128,11 +129,13 @@ describe("the web app's workouts, coach and meal screens", () => {
     await expect.poll(() => page.locator(".week-totals").allTextContents(), POLL).toEqual(
       expect.arrayContaining([expect.stringMatching(/workouts? · .* · \d+\.\d\d km/)]),
     );
+    await expectNoSeriousViolations(page, "workouts");
 
     await page.getByRole("link", { name: "Park loop" }).click();
     await page.getByRole("heading", { name: "Park loop", level: 1 }).waitFor();
     const map = page.getByRole("img", { name: /^Route of Park loop/ });
     await map.waitFor();
+    await expectNoSeriousViolations(page, "workout");
     const points = (await map.locator("polyline").getAttribute("points"))!.split(" ").map((pair) => pair.split(",").map(Number) as [number, number]);
     expect(points.length).toBeGreaterThan(100);
     const xs = points.map(([x]) => x);
@@ -155,6 +158,7 @@ describe("the web app's workouts, coach and meal screens", () => {
     expect(await page.getByRole("img", { name: /^Route of/ }).count()).toBe(0);
 
     await page.getByRole("button", { name: "Edit workout" }).click();
+    await expectNoSeriousViolations(page, "workout editor");
     await page.getByLabel("Title").fill("Easy 5 km run");
     await page.getByLabel("Duration (min)").fill("32");
     await page.getByRole("button", { name: "Save" }).click();
@@ -179,6 +183,7 @@ describe("the web app's workouts, coach and meal screens", () => {
     await page.getByRole("button", { name: "Send" }).click();
     const conversation = page.getByRole("list", { name: "Conversation" });
     await conversation.getByText(REPLY).waitFor();
+    await expectNoSeriousViolations(page, "coach");
     const chat = fake.received.filter((request) => requestKind(request.body) === "chat").at(-1)!.body;
     expect(chat.messages.filter((m) => m.role === "user").at(-1)!.content).toBe("Can I have pizza tonight?");
 
@@ -213,6 +218,7 @@ describe("the web app's workouts, coach and meal screens", () => {
     await page.getByRole("button", { name: "Estimate" }).click();
     const item = page.getByRole("group", { name: "Item 1: pizza" });
     await item.waitFor();
+    await expectNoSeriousViolations(page, "describe a meal");
     expect(await item.getByLabel("kcal").inputValue()).toBe("570");
     // Nothing is logged until the preview is confirmed.
     const today = await page.evaluate<string>("new Date().toLocaleDateString('sv')");
