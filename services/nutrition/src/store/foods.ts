@@ -1,0 +1,70 @@
+// Reads of the food database (docs/decisions/0063-food-database.md), on the driver: search is typed into as a
+// person types, so every statement is one round trip.
+import type { Database } from "@fit/db";
+import type { FoodPer100g, PortionRow } from "../domain/food-portion.ts";
+import { MAX_QUERY_WORDS, searchWords } from "../domain/food-words.ts";
+import { Prisma } from "./generated/client.ts";
+
+interface FoodRow extends FoodPer100g {
+  id: string;
+  name: string;
+  category: string;
+  sugarsG: number | null;
+  sodiumMg: number | null;
+}
+
+const foodColumns = Prisma.sql`f.id, f.description AS name, f.category, f.kcal, f.protein_g AS "proteinG", f.fat_g AS "fatG",
+  f.carbs_g AS "carbsG", f.fiber_g AS "fiberG", f.sugars_g AS "sugarsG", f.sodium_mg AS "sodiumMg"`;
+
+const matchView = ({ id, name, category, ...per100g }: FoodRow) => ({ id, name, category, per100g });
+
+/**
+ * Each typed word finds the words of the descriptions it may mean (itself, its plural or singular: 1; a word it
+ * begins: 0.9, "banan" → "bananas"; a word within trigram similarity 0.3, `%`: that similarity, "brest" →
+ * "breast"); a food needs one of them for every typed word that found any. Its score sums each typed word's best,
+ * plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole head, plus its
+ * rank bias (plainer foods higher). Foods without an energy value cannot be logged, so they are not offered.
+ */
+const SEARCH = (words: string, limit: number) => Prisma.sql`
+  WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
+  m AS (
+    SELECT q.ord, fw.word,
+      CASE WHEN fw.word IN (q.w, q.w || 's', q.w || 'es') OR q.w IN (fw.word || 's', fw.word || 'es') THEN 1.0
+           WHEN length(q.w) >= 3 AND starts_with(fw.word, q.w) THEN 0.9
+           ELSE similarity(fw.word, q.w) END AS s
+    FROM q JOIN food_word fw ON fw.word % q.w OR (length(q.w) >= 3 AND starts_with(fw.word, q.w))
+  ),
+  hits AS (
+    SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head
+    FROM m JOIN food_term t ON t.word = m.word GROUP BY t.food_id, m.ord
+  ),
+  scored AS (
+    SELECT food_id, sum(s) AS s, count(*) FILTER (WHERE head) AS heads
+    FROM hits GROUP BY food_id HAVING count(*) = (SELECT count(DISTINCT ord) FROM m)
+  )
+  SELECT ${foodColumns} FROM scored s JOIN food f ON f.id = s.food_id
+  WHERE f.kcal IS NOT NULL
+  ORDER BY s.s + CASE WHEN s.heads > 0 THEN 0.5 ELSE 0 END + CASE WHEN s.heads = f.head_words THEN 0.3 ELSE 0 END + f.rank_bias DESC,
+    length(f.description), f.id
+  LIMIT ${limit}`;
+
+export const foodQueries = (db: Database) => ({
+  async search(text: string, limit: number) {
+    const words = searchWords(text).slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) return [];
+    return (await db.query<FoodRow>(SEARCH(words.join(" "), limit))).map(matchView);
+  },
+
+  /** The food with its portions, or null when there is no such food. */
+  async get(id: string) {
+    const rows = await db.query<FoodRow & { caveat: string | null; portions: PortionRow[] }>(Prisma.sql`
+      SELECT ${foodColumns}, f.caveat, COALESCE((
+        SELECT json_agg(json_build_object('id', p.seq, 'amount', p.amount, 'unit', p.unit, 'grams', p.gram_weight) ORDER BY p.seq)
+        FROM food_portion p WHERE p.food_id = f.id), '[]'::json) AS portions
+      FROM food f WHERE f.id = ${id}`);
+    const [row] = rows;
+    if (!row) return null;
+    const { caveat, portions, ...food } = row;
+    return { ...matchView(food), portions, caveat };
+  },
+});
