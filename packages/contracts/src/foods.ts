@@ -50,7 +50,7 @@ export const Food = z
 
 export const FoodSearchQuery = z.object({
   q: z
-    .string({ error: "q must be a string" })
+    .string()
     .trim()
     .min(1, { error: "q must be 1 to 200 characters" })
     .max(200, { error: "q must be 1 to 200 characters" })

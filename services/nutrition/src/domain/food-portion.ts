@@ -17,8 +17,8 @@ export interface FoodPer100g {
   fiberG: number | null;
 }
 
-/** SR Legacy calls a serving `serving`, `serving (1 bar)`, `serving 1 roll with icing`… */
-const isServing = (portion: PortionRow) => /^serving\b/i.test(portion.unit);
+/** SR Legacy calls a serving `serving`, `NLEA serving`, `serving (1 bar)`… */
+const isServing = (portion: PortionRow) => /\bserving\b/i.test(portion.unit);
 
 /** Round to `places` decimals: what a label shows, without float noise (0.1 + 0.2). */
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
