@@ -18,25 +18,43 @@ const foodColumns = Prisma.sql`f.id, f.description AS name, f.category, f.kcal, 
 
 const matchView = ({ id, name, category, ...per100g }: FoodRow) => ({ id, name, category, per100g });
 
+/** How many description words each typed word is compared with, by each distance: enough for a word's plural, typos and longer forms. */
+const NEAR_BY_SIMILARITY = 16;
+const NEAR_BY_WORD_SIMILARITY = 8;
+
 /**
- * Each typed word finds the words of the descriptions it may mean (itself, its plural or singular: 1; a word it
- * begins: 0.9, "banan" → "bananas"; a word within trigram similarity 0.3, `%`: that similarity, "brest" →
- * "breast"); a food needs one of them for every typed word that found any. Its score sums each typed word's best,
- * plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole head, plus its
- * rank bias (plainer foods higher). Foods without an energy value cannot be logged, so they are not offered.
+ * Each typed word finds the words of the descriptions it may mean: the nearest by trigram similarity (typos:
+ * "brest" → "breast") and by word similarity (a word being typed: "banan" → "bananas"), both read off the GiST
+ * index in distance order, then scored: itself, its plural or singular 1; a word it begins 0.9; else the trigram
+ * similarity, kept from 0.3. A food needs one of them for every typed word that found any. Its score sums each
+ * typed word's best, plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole
+ * head, plus its rank bias (plainer foods higher). Each join is a lateral index lookup (OFFSET 0 keeps it one):
+ * under a generic plan the planner cannot know that a handful of words come out of the first step, and hashed
+ * all 55 000 terms instead. Foods without an energy value cannot be logged, so they are not offered.
  */
 const SEARCH = (words: string, limit: number) => Prisma.sql`
   WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
+  near AS (
+    SELECT q.ord, q.w, fw.word FROM q CROSS JOIN LATERAL (
+      (SELECT word FROM food_word ORDER BY word <-> q.w LIMIT ${NEAR_BY_SIMILARITY})
+      UNION
+      (SELECT word FROM food_word ORDER BY word <->> q.w LIMIT ${NEAR_BY_WORD_SIMILARITY})
+    ) fw
+  ),
   m AS (
-    SELECT q.ord, fw.word,
-      CASE WHEN fw.word IN (q.w, q.w || 's', q.w || 'es') OR q.w IN (fw.word || 's', fw.word || 'es') THEN 1.0
-           WHEN length(q.w) >= 3 AND starts_with(fw.word, q.w) THEN 0.9
-           ELSE similarity(fw.word, q.w) END AS s
-    FROM q JOIN food_word fw ON fw.word % q.w OR (length(q.w) >= 3 AND starts_with(fw.word, q.w))
+    SELECT ord, word, s FROM (
+      SELECT ord, word,
+        CASE WHEN word IN (w, w || 's', w || 'es') OR w IN (word || 's', word || 'es') THEN 1.0
+             WHEN length(w) >= 3 AND starts_with(word, w) THEN 0.9
+             ELSE similarity(word, w) END AS s
+      FROM near
+    ) candidates
+    WHERE s >= 0.3
   ),
   hits AS (
     SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head
-    FROM m JOIN food_term t ON t.word = m.word GROUP BY t.food_id, m.ord
+    FROM m CROSS JOIN LATERAL (SELECT food_id, in_head FROM food_term WHERE word = m.word OFFSET 0) t
+    GROUP BY t.food_id, m.ord
   ),
   scored AS (
     SELECT food_id, sum(s) AS s, count(*) FILTER (WHERE head) AS heads

@@ -62,7 +62,7 @@ CREATE TABLE "food_data" (
 );
 
 -- CreateIndex
-CREATE INDEX "food_word_word_trgm_idx" ON "food_word" USING GIN ("word" gin_trgm_ops);
+CREATE INDEX "food_word_word_trgm_idx" ON "food_word" USING GIST ("word" gist_trgm_ops);
 
 -- AlterTable
 ALTER TABLE "food_item" ADD COLUMN     "fiber_g" DOUBLE PRECISION,
