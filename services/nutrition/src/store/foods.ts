@@ -26,11 +26,12 @@ const NEAR_BY_WORD_SIMILARITY = 8;
  * Each typed word finds the words of the descriptions it may mean: the nearest by trigram similarity (typos:
  * "brest" → "breast") and by word similarity (a word being typed: "banan" → "bananas"), both read off the GiST
  * index in distance order, then scored: itself, its plural or singular 1; a word it begins 0.9; else the trigram
- * similarity, kept from 0.3. A food needs one of them for every typed word that found any. Its score sums each
+ * similarity, kept from 0.3 only when the typed word is neither a word nor the start of one ("beer" means beer,
+ * not beef). A food needs one of them for every typed word that found any. Its score sums each
  * typed word's best, plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole
  * head, plus its rank bias (plainer foods higher). Each join is a lateral index lookup (OFFSET 0 keeps it one):
  * under a generic plan the planner cannot know that a handful of words come out of the first step, and hashed
- * all 55 000 terms instead. Foods without an energy value cannot be logged, so they are not offered.
+ * all 55 000 terms, and scanned every food once per match. Foods without an energy value cannot be logged, so they are not offered.
  */
 const SEARCH = (words: string, limit: number) => Prisma.sql`
   WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
@@ -43,13 +44,15 @@ const SEARCH = (words: string, limit: number) => Prisma.sql`
   ),
   m AS (
     SELECT ord, word, s FROM (
-      SELECT ord, word,
-        CASE WHEN word IN (w, w || 's', w || 'es') OR w IN (word || 's', word || 'es') THEN 1.0
-             WHEN length(w) >= 3 AND starts_with(word, w) THEN 0.9
-             ELSE similarity(word, w) END AS s
-      FROM near
+      SELECT ord, word, s, max(s) OVER (PARTITION BY ord) AS best FROM (
+        SELECT ord, word,
+          CASE WHEN word IN (w, w || 's', w || 'es') OR w IN (word || 's', word || 'es') THEN 1.0
+               WHEN length(w) >= 3 AND starts_with(word, w) THEN 0.9
+               ELSE similarity(word, w) END AS s
+        FROM near
+      ) scored_words
     ) candidates
-    WHERE s >= 0.3
+    WHERE s >= 0.9 OR (best < 0.9 AND s >= 0.3)
   ),
   hits AS (
     SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head
@@ -60,8 +63,7 @@ const SEARCH = (words: string, limit: number) => Prisma.sql`
     SELECT food_id, sum(s) AS s, count(*) FILTER (WHERE head) AS heads
     FROM hits GROUP BY food_id HAVING count(*) = (SELECT count(DISTINCT ord) FROM m)
   )
-  SELECT ${foodColumns} FROM scored s JOIN food f ON f.id = s.food_id
-  WHERE f.kcal IS NOT NULL
+  SELECT ${foodColumns} FROM scored s CROSS JOIN LATERAL (SELECT * FROM food WHERE id = s.food_id AND kcal IS NOT NULL OFFSET 0) f
   ORDER BY s.s + CASE WHEN s.heads > 0 THEN 0.5 ELSE 0 END + CASE WHEN s.heads = f.head_words THEN 0.3 ELSE 0 END + f.rank_bias DESC,
     length(f.description), f.id
   LIMIT ${limit}`;
