@@ -46,5 +46,6 @@ const SIDELINED_CATEGORIES = new Map([
 export const rankBias = (description: string, category: string) => {
   const words = searchWords(withoutAsides(description));
   const branded = /\b[A-Z]{3,}\b/.test(withoutAsides(description));
-  return -(SIDELINED_CATEGORIES.get(category) ?? 0) - (branded ? 0.3 : 0) - 0.02 * words.length + (words.includes("raw") ? 0.05 : 0);
+  // The length term only breaks ties: shorter first.
+  return -(SIDELINED_CATEGORIES.get(category) ?? 0) - (branded ? 0.3 : 0) - 0.02 * words.length + (words.includes("raw") ? 0.05 : 0) - description.length / 1e5;
 };

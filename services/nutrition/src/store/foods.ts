@@ -29,9 +29,10 @@ const NEAR_BY_WORD_SIMILARITY = 8;
  * similarity, kept from 0.3 only when the typed word is neither a word nor the start of one ("beer" means beer,
  * not beef). A food needs one of them for every typed word that found any. Its score sums each
  * typed word's best, plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole
- * head, plus its rank bias (plainer foods higher). Each join is a lateral index lookup (OFFSET 0 keeps it one):
- * under a generic plan the planner cannot know that a handful of words come out of the first step, and hashed
- * all 55 000 terms, and scanned every food once per match. Foods without an energy value cannot be logged, so they are not offered.
+ * head, plus its rank bias (plainer foods higher), all read off the terms: only the foods shown are read. Each
+ * join is a lateral index lookup (OFFSET 0 keeps it one): under a generic plan the planner cannot know that a
+ * handful of words come out of the first step, and hashed all 55 000 terms, or scanned every food once per match.
+ * Foods without an energy value cannot be logged, so they have no terms and are never offered.
  */
 const SEARCH = (words: string, limit: number) => Prisma.sql`
   WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
@@ -55,18 +56,20 @@ const SEARCH = (words: string, limit: number) => Prisma.sql`
     WHERE s >= 0.9 OR (best < 0.9 AND s >= 0.3)
   ),
   hits AS (
-    SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head
-    FROM m CROSS JOIN LATERAL (SELECT food_id, in_head FROM food_term WHERE word = m.word OFFSET 0) t
+    SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head, min(t.head_words) AS head_words, min(t.rank_bias) AS bias
+    FROM m CROSS JOIN LATERAL (SELECT food_id, in_head, head_words, rank_bias FROM food_term WHERE word = m.word OFFSET 0) t
     GROUP BY t.food_id, m.ord
   ),
-  scored AS (
-    SELECT food_id, sum(s) AS s, count(*) FILTER (WHERE head) AS heads
+  ranked AS (
+    SELECT food_id,
+      sum(s) + CASE WHEN bool_or(head) THEN 0.5 ELSE 0 END
+        + CASE WHEN count(*) FILTER (WHERE head) = min(head_words) THEN 0.3 ELSE 0 END + min(bias) AS score
     FROM hits GROUP BY food_id HAVING count(*) = (SELECT count(DISTINCT ord) FROM m)
+    ORDER BY score DESC, food_id
+    LIMIT ${limit}
   )
-  SELECT ${foodColumns} FROM scored s CROSS JOIN LATERAL (SELECT * FROM food WHERE id = s.food_id AND kcal IS NOT NULL OFFSET 0) f
-  ORDER BY s.s + CASE WHEN s.heads > 0 THEN 0.5 ELSE 0 END + CASE WHEN s.heads = f.head_words THEN 0.3 ELSE 0 END + f.rank_bias DESC,
-    length(f.description), f.id
-  LIMIT ${limit}`;
+  SELECT ${foodColumns} FROM ranked b CROSS JOIN LATERAL (SELECT * FROM food WHERE id = b.food_id OFFSET 0) f
+  ORDER BY b.score DESC, f.id`;
 
 export const foodQueries = (db: Database) => ({
   async search(text: string, limit: number) {

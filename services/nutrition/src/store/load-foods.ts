@@ -36,8 +36,6 @@ export async function loadFoods(db: Database): Promise<boolean> {
     sugars_g: food.sugarsG,
     sodium_mg: food.sodiumMg,
     caveat: food.caveat,
-    rank_bias: rankBias(food.description, food.category),
-    head_words: headWords(food.description).length,
   }));
   const seqs = new Map<string, number>();
   const portions = rows.portions.map((portion) => {
@@ -45,7 +43,15 @@ export async function loadFoods(db: Database): Promise<boolean> {
     seqs.set(portion.fdcId, seq);
     return { food_id: usdaFoodId(portion.fdcId), seq, amount: portion.amount, unit: portion.unit, gram_weight: portion.gramWeight };
   });
-  const terms = foods.flatMap((food) => descriptionTerms(food.description).map(({ word, inHead }) => ({ word, food_id: food.id, in_head: inHead })));
+  // Only foods that can be logged are searched for. Sorted by word, a word's rows share pages: search reads them by word.
+  const terms = foods
+    .filter((food) => food.kcal !== null)
+    .flatMap((food) => {
+      const bias = rankBias(food.description, food.category);
+      const head = headWords(food.description).length;
+      return descriptionTerms(food.description).map(({ word, inHead }) => ({ word, food_id: food.id, in_head: inHead, head_words: head, rank_bias: bias }));
+    })
+    .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
 
   const stale = Prisma.sql`NOT EXISTS (SELECT 1 FROM food_data WHERE source = ${SOURCE} AND version = ${version})`;
   const ours = Prisma.sql`food_id LIKE 'usda:%'`;
@@ -57,15 +63,15 @@ export async function loadFoods(db: Database): Promise<boolean> {
       prisma.$executeRaw`DELETE FROM food_portion WHERE ${ours} AND ${stale}`,
       prisma.$executeRaw`DELETE FROM food WHERE id LIKE 'usda:%' AND ${stale}`,
       prisma.$executeRaw`DELETE FROM food_word w WHERE ${stale} AND NOT EXISTS (SELECT 1 FROM food_term t WHERE t.word = w.word)`,
-      prisma.$executeRaw`INSERT INTO food (id, description, category, kcal, protein_g, fat_g, carbs_g, fiber_g, sugars_g, sodium_mg, caveat, rank_bias, head_words)
+      prisma.$executeRaw`INSERT INTO food (id, description, category, kcal, protein_g, fat_g, carbs_g, fiber_g, sugars_g, sodium_mg, caveat)
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(foods)}::jsonb) AS x(id text, description text, category text,
-          kcal float8, protein_g float8, fat_g float8, carbs_g float8, fiber_g float8, sugars_g float8, sodium_mg float8, caveat text, rank_bias float8, head_words int)
+          kcal float8, protein_g float8, fat_g float8, carbs_g float8, fiber_g float8, sugars_g float8, sodium_mg float8, caveat text)
         WHERE ${stale}`,
       prisma.$executeRaw`INSERT INTO food_portion (food_id, seq, amount, unit, gram_weight)
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(portions)}::jsonb) AS x(food_id text, seq int, amount float8, unit text, gram_weight float8)
         WHERE ${stale}`,
-      prisma.$executeRaw`INSERT INTO food_term (word, food_id, in_head)
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(terms)}::jsonb) AS x(word text, food_id text, in_head boolean)
+      prisma.$executeRaw`INSERT INTO food_term (word, food_id, in_head, head_words, rank_bias)
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(terms)}::jsonb) AS x(word text, food_id text, in_head boolean, head_words int, rank_bias float8)
         WHERE ${stale}`,
       prisma.$executeRaw`INSERT INTO food_word (word) SELECT DISTINCT word FROM food_term WHERE ${stale} ON CONFLICT DO NOTHING`,
       prisma.$executeRaw`INSERT INTO food_data (source, version, loaded_at) VALUES (${SOURCE}, ${version}, now())

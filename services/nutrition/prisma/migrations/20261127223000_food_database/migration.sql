@@ -19,8 +19,6 @@ CREATE TABLE "food" (
     "sugars_g" DOUBLE PRECISION,
     "sodium_mg" DOUBLE PRECISION,
     "caveat" TEXT,
-    "rank_bias" DOUBLE PRECISION NOT NULL DEFAULT 0,
-    "head_words" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "food_pkey" PRIMARY KEY ("id")
 );
@@ -41,6 +39,8 @@ CREATE TABLE "food_term" (
     "word" TEXT NOT NULL,
     "food_id" TEXT NOT NULL,
     "in_head" BOOLEAN NOT NULL,
+    "head_words" INTEGER NOT NULL,
+    "rank_bias" DOUBLE PRECISION NOT NULL,
 
     CONSTRAINT "food_term_pkey" PRIMARY KEY ("word","food_id")
 );
