@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
 import { EstimateRange, EstimateSource, FoodEstimates } from "./estimates.ts";
+import { FoodId } from "./foods.ts";
 import { LoggedCalendarDate } from "./logged-time.ts";
 
 export const Adherence = z.enum(["under", "on", "over"]);
@@ -46,6 +47,7 @@ const ItemFields = {
   proteinG: bounded("proteinG", 1000, "g"),
   carbsG: bounded("carbsG", 2000, "g").nullable().optional(),
   fatG: bounded("fatG", 1000, "g").nullable().optional(),
+  fiberG: bounded("fiberG", 1000, "g").nullable().optional(),
   quantity: z
     .number({ error: "quantity must be a number" })
     .positive({ error: "quantity must be greater than 0" })
@@ -57,7 +59,75 @@ const ItemFields = {
   note: truncatedText(500).nullable().optional(),
 };
 
-export const FoodItemCreate = z.object(ItemFields).meta({ id: "FoodItemCreate" });
+/** The numbers an item logged from the database gets from its food; sending them too would be ambiguous. */
+const COMPUTED = ["kcal", "proteinG", "carbsG", "fatG", "fiberG", "quantity", "unit"] as const;
+
+export const FoodPortionChoice = z
+  .object({
+    grams: z
+      .number({ error: "portion.grams must be a number" })
+      .gt(0, { error: "portion.grams must be greater than 0 and at most 5000" })
+      .max(5000, { error: "portion.grams must be greater than 0 and at most 5000" })
+      .optional()
+      .meta({ description: "This many grams of the food." }),
+    measure: z
+      .number({ error: "portion.measure must be a number" })
+      .int({ error: "portion.measure must be the id of one of the food's portions" })
+      .min(1, { error: "portion.measure must be the id of one of the food's portions" })
+      .optional()
+      .meta({ description: "One of the food's household measures, by its `id` (GET /api/foods/{id}); `count` of them." }),
+    count: z
+      .number({ error: "portion.count must be a number" })
+      .gt(0, { error: "portion.count must be greater than 0 and at most 100" })
+      .max(100, { error: "portion.count must be greater than 0 and at most 100" })
+      .optional()
+      .meta({ description: "How many of `measure` (default 1): 1.5 × `1 cup, chopped`." }),
+    servings: z
+      .number({ error: "portion.servings must be a number" })
+      .gt(0, { error: "portion.servings must be greater than 0 and at most 100" })
+      .max(100, { error: "portion.servings must be greater than 0 and at most 100" })
+      .optional()
+      .meta({ description: "This many of the food's serving (its first measure called `serving…`); 400 when it has none." }),
+  })
+  .strict()
+  .superRefine((portion, context) => {
+    const kinds = [portion.grams, portion.measure, portion.servings].filter((kind) => kind !== undefined).length;
+    if (kinds !== 1) context.addIssue({ code: "custom", path: [], message: "portion must give exactly one of grams, measure or servings" });
+    else if (portion.count !== undefined && portion.measure === undefined) {
+      context.addIssue({ code: "custom", path: ["count"], message: "portion.count goes with portion.measure only" });
+    }
+  })
+  .meta({ id: "FoodPortionChoice", description: "How much of the food: `{grams}`, `{measure, count?}` or `{servings}`." });
+export type FoodPortionChoice = z.infer<typeof FoodPortionChoice>;
+
+export const FoodItemCreate = z
+  .object({
+    ...ItemFields,
+    name: ItemFields.name.optional().meta({ description: "Required for a typed item; from the database, the food's name unless given." }),
+    kcal: ItemFields.kcal.optional().meta({ description: "Required for a typed item; computed from the food otherwise." }),
+    proteinG: ItemFields.proteinG.optional().meta({ description: "Required for a typed item; computed from the food otherwise." }),
+    foodId: FoodId.optional().meta({ description: "Log a food of the database (GET /api/foods) instead of typed numbers; needs `portion`." }),
+    portion: FoodPortionChoice.optional(),
+  })
+  .superRefine((item, context) => {
+    if (item.foodId === undefined) {
+      if (item.portion !== undefined) context.addIssue({ code: "custom", path: ["portion"], message: "portion goes with foodId only" });
+      for (const field of ["name", "kcal", "proteinG"] as const) {
+        if (item[field] === undefined) context.addIssue({ code: "custom", path: [field], message: "is required" });
+      }
+      return;
+    }
+    if (item.portion === undefined) context.addIssue({ code: "custom", path: ["portion"], message: "is required with foodId" });
+    for (const field of COMPUTED) {
+      if (item[field] !== undefined) context.addIssue({ code: "custom", path: [field], message: "is computed from foodId and portion; leave it out" });
+    }
+  })
+  .meta({
+    id: "FoodItemCreate",
+    description:
+      "Either typed numbers (`name`, `kcal`, `proteinG`, optional macros), or a food of the database (`foodId`) and a `portion`, " +
+      "from which the server computes kcal, protein, fat, carbs and fiber and records `source`.",
+  });
 export const FoodItemPatch = z
   .object(ItemFields)
   .partial()
@@ -73,6 +143,7 @@ export const FoodItem = z
     proteinG: z.number(),
     carbsG: z.number().nullable(),
     fatG: z.number().nullable(),
+    fiberG: z.number().nullable().meta({ description: "Dietary fibre in grams; null when unknown." }),
     quantity: z.number().nullable(),
     unit: z.string().nullable(),
     meal: Meal.nullable(),
@@ -81,6 +152,10 @@ export const FoodItem = z
       .object({ kcal: EstimateRange, proteinG: EstimateRange, source: EstimateSource })
       .nullable()
       .meta({ description: "Set when the coach estimated kcal and protein (POST /api/nutrition/describe); null once they are corrected by hand." }),
+    source: z.string().nullable().meta({
+      description: "Where the numbers came from when logged from the food database: the food's id (`usda:<fdc_id>`); null for typed numbers.",
+    }),
+    grams: z.number().nullable().meta({ description: "The portion's weight in grams when logged from the food database, else null." }),
     createdAt: TimestampMs,
     updatedAt: TimestampMs,
   })

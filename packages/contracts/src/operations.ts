@@ -13,6 +13,7 @@ import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
   DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
+import { Food, FoodIdParams, FoodMatchList, FoodSearchQuery } from "./foods.ts";
 import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
   WorkoutRoute,
@@ -125,7 +126,10 @@ export const operations = {
   logFoodItem: define({
     id: "logFoodItem", method: "POST", path: "/api/nutrition/items", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Log a food item",
-    description: "Logs one food item on a day; the day's total includes it as soon as this returns.",
+    description:
+      "Logs one food item on a day; the day's total includes it as soon as this returns. Typed numbers, or a food of " +
+      "the database with a portion: 404 for a food that does not exist, 400 for a measure that is not one of its " +
+      "portions, 422 for a food without nutrient values; nothing is stored then.",
     body: FoodItemCreate, response: FoodItem, errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listFoodItems: define({
@@ -143,6 +147,21 @@ export const operations = {
     id: "deleteFoodItem", method: "DELETE", path: "/api/nutrition/items/:id", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Delete a food item",
     description: "Removes the item and recomputes the day's totals.", params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  searchFoods: define({
+    id: "searchFoods", method: "GET", path: "/api/foods", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "Search the food database",
+    description:
+      "USDA SR Legacy foods whose description has every typed word (or one a typo or plural away: `banan`, " +
+      "`chiken brest`), best match first: a match in the food's head (`Bananas` of `Bananas, raw`) before one " +
+      "elsewhere (`Bread, banana`), plain foods before branded, restaurant and baby foods. Foods the source has " +
+      "no energy value for are left out. Typed words nothing matches are ignored; none matching gives [].",
+    query: FoodSearchQuery, response: FoodMatchList, errors: [400],
+  }),
+  getFood: define({
+    id: "getFood", method: "GET", path: "/api/foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "A food with its portions",
+    params: FoodIdParams, response: Food, errors: [400, 404],
   }),
   describeFood: define({
     id: "describeFood", method: "POST", path: "/api/nutrition/describe", service: "nutrition", tag: "Nutrition",

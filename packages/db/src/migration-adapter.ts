@@ -8,6 +8,8 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 
+import { pgliteExtensions } from "./pglite-extensions.ts";
+
 type RunScript = (script: string) => Promise<unknown>;
 
 /**
@@ -35,7 +37,7 @@ export function shadowFactory(): { factory: SqlMigrationAwareDriverAdapterFactor
   const opened = new Set<PGlite>();
   const open = async (): Promise<SqlDriverAdapter> => {
     const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import("@electric-sql/pglite"), import("pglite-prisma-adapter")]);
-    const pglite = new PGlite("memory://");
+    const pglite = new PGlite("memory://", { extensions: await pgliteExtensions() });
     opened.add(pglite);
     const adapter = withScript(await new PrismaPGlite(pglite).connect(), (s) => pglite.exec(s));
     adapter.dispose = () => closeOnce(pglite);

@@ -9,6 +9,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import type { Sql } from "@prisma/client/runtime/client";
 import { APPLIED, appliedNames, withInternals, type Database } from "./database.ts";
 import { scriptSafeFactory } from "./migration-adapter.ts";
+import { pgliteExtensions } from "./pglite-extensions.ts";
 import { tracedQuery } from "./traced-query.ts";
 
 /** What PrismaPGlite and a Database use of a PGlite (checked in the adapter's source): one instance, or a schema's view of a shared one. */
@@ -55,6 +56,7 @@ async function createPGlite(folder: string): Promise<PGlite> {
   // Loaded only in the embedded mode: PGlite's module alone is tens of MB a PostgreSQL-backed service never needs.
   const { PGlite } = await import("@electric-sql/pglite");
   return PGlite.create(folder, {
+    extensions: await pgliteExtensions(),
     // PostgreSQL's default 128 MB of shared buffers is touched at start, in each service's own PGlite: each
     // held ~180 MB before its first request, ~30 MB with 8 MB of buffers, ~6 MB less again with 2 MB; a page
     // that does not fit is read from the OS's page cache, which holds the folder anyway.

@@ -2,6 +2,7 @@
 // default's first start copies a folder instead of running initdb and the migrations (seconds each).
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import type { Database } from "./database.ts";
 import { migrate, type ServicePrisma } from "./migrate.ts";
 import { openPGlite, openSharedPGlite } from "./pglite.ts";
 
@@ -21,16 +22,23 @@ export async function writePgliteTemplate(service: ServicePrisma, dir: string): 
 }
 
 /**
- * The shared PGlite's template (openSharedPGlite): every service's migrations applied, each in its schema,
- * stopped. Returns the migrations applied, by schema.
+ * The shared PGlite's template (openSharedPGlite): every service's migrations applied and its data loaded, each
+ * in its schema, stopped. Returns the migrations applied, by schema.
  */
-export async function writeSharedPgliteTemplate(services: (ServicePrisma & { schema: string })[], dir: string): Promise<Record<string, string[]>> {
+export async function writeSharedPgliteTemplate(
+  services: (ServicePrisma & { schema: string; loadData?: ((db: Database) => Promise<unknown>) | undefined })[],
+  dir: string,
+): Promise<Record<string, string[]>> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(path.dirname(dir), { recursive: true });
   const shared = await openSharedPGlite(dir);
   try {
     const applied: Record<string, string[]> = {};
-    for (const service of services) applied[service.schema] = (await migrate(await shared.database(service.schema), service)).applied;
+    for (const service of services) {
+      const db = await shared.database(service.schema);
+      applied[service.schema] = (await migrate(db, service)).applied;
+      await service.loadData?.(db);
+    }
     return applied;
   } finally {
     await shared.close();

@@ -33,6 +33,11 @@ export interface ServiceDatabase {
   schema: string;
   /** Folder holding schema.prisma and migrations/. */
   prismaDir: string;
+  /**
+   * Loads reference data the service ships (nutrition's food database) once the migrations are applied: at every
+   * start, and into the PGlite templates at build time. Must do nothing when the data is already there.
+   */
+  loadData?: (db: Database) => Promise<unknown>;
 }
 
 export interface ServiceDefinition<S extends ServiceStore> extends ServiceDatabase {
@@ -76,6 +81,7 @@ export const openServiceDatabase = async (
   });
   try {
     await migrate(db, servicePrisma(definition.prismaDir));
+    await definition.loadData?.(db);
   } catch (error) {
     await db.close();
     throw error;

@@ -5,17 +5,20 @@ import { subscribeNutritionEvents } from "./handlers/events.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
 import { describeRoutes } from "./routes/describe.ts";
+import { foodRoutes } from "./routes/foods.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { totalRoutes } from "./routes/totals.ts";
+import { loadFoods } from "./store/load-foods.ts";
 import { createStore } from "./store/store.ts";
 
 const SERVICE = "nutrition";
 
-/** Its PostgreSQL schema and Prisma folder, for the launcher's shared PGlite template as well. */
+/** Its PostgreSQL schema, Prisma folder and food database, for the launcher's shared PGlite template as well. */
 export const nutritionDatabase: ServiceDatabase = {
   name: SERVICE,
   schema: "nutrition",
   prismaDir: fileURLToPath(new URL("../prisma/", import.meta.url)),
+  loadData: loadFoods,
 };
 
 /** Builds the nutrition service (items, the daily-total projection, its bus handlers); never listens. */
@@ -27,6 +30,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
       idempotencyKeys: true,
       register: async (context) => {
         itemRoutes(context);
+        foodRoutes(context);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         return [

@@ -86,7 +86,7 @@ export const MealPage = () => {
           date,
           meal: meal === "" ? null : (meal as Meal),
           name: text(fields.get("name")),
-          kcal: numberOrUndefined(fields, "kcal") as number,
+          kcal: numberOrUndefined(fields, "kcal"),
           proteinG: numberOrUndefined(fields, "proteinG") ?? 0,
           carbsG: numberOrUndefined(fields, "carbsG") ?? null,
           fatG: numberOrUndefined(fields, "fatG") ?? null,

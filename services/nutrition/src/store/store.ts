@@ -2,6 +2,7 @@ import { nutritionEvents, outboxRow } from "@fit/contracts";
 import { changeWithEvent, createOutboxSource, ping, runExclusively, type Database } from "@fit/db";
 import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
+import { foodQueries } from "./foods.ts";
 import { accountData } from "./account-data.ts";
 import { Prisma, PrismaClient, type FoodItem } from "./generated/client.ts";
 
@@ -10,7 +11,8 @@ export type FoodItemChanges = Omit<Prisma.FoodItemUncheckedUpdateInput, "id" | "
 
 type Tx = Prisma.TransactionClient;
 
-const noEstimate = { kcalLow: null, kcalHigh: null, proteinLow: null, proteinHigh: null, estimateSource: null };
+/** Numbers corrected by hand are neither the coach's estimate nor the food database's. */
+const handTyped = { kcalLow: null, kcalHigh: null, proteinLow: null, proteinHigh: null, estimateSource: null, source: null };
 
 /**
  * Marks the (account_id, date) pairs `days` selects as changed by the write whose event is `eventId`: reads
@@ -28,21 +30,21 @@ const markChanged = async (tx: Tx, accountId: string, dates: string[], event: Re
 
 const newRow = (item: NewFoodItem, now: Date): FoodItem => ({
   id: item.id, accountId: item.accountId, date: item.date, name: item.name, kcal: item.kcal, proteinG: item.proteinG,
-  carbsG: item.carbsG ?? null, fatG: item.fatG ?? null, quantity: item.quantity ?? null, unit: item.unit ?? null,
+  carbsG: item.carbsG ?? null, fatG: item.fatG ?? null, fiberG: item.fiberG ?? null, quantity: item.quantity ?? null, unit: item.unit ?? null,
   meal: item.meal ?? null, note: item.note ?? null, kcalLow: item.kcalLow ?? null, kcalHigh: item.kcalHigh ?? null,
   proteinLow: item.proteinLow ?? null, proteinHigh: item.proteinHigh ?? null, estimateSource: item.estimateSource ?? null,
-  createdAt: now, updatedAt: now,
+  source: item.source ?? null, grams: item.grams ?? null, createdAt: now, updatedAt: now,
 });
 
 /** The item, its day marked pending and its event: one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). */
 const insertItem = (row: FoodItem, alongside: Prisma.Sql[] = []) => {
   const event = outboxRow(nutritionEvents.itemLogged, { accountId: row.accountId, itemId: row.id, date: row.date });
   return changeWithEvent(
-    Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, carbs_g, fat_g, quantity, unit, meal, note,
-        kcal_low, kcal_high, protein_low, protein_high, estimate_source, created_at, updated_at)
+    Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, carbs_g, fat_g, fiber_g, quantity, unit, meal, note,
+        kcal_low, kcal_high, protein_low, protein_high, estimate_source, source, grams, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.accountId}::uuid, ${row.date}, ${row.name}, ${row.kcal}, ${row.proteinG}, ${row.carbsG}, ${row.fatG},
-        ${row.quantity}, ${row.unit}, ${row.meal}, ${row.note}, ${row.kcalLow}, ${row.kcalHigh}, ${row.proteinLow}, ${row.proteinHigh},
-        ${row.estimateSource}, ${row.createdAt}, ${row.updatedAt})
+        ${row.fiberG}, ${row.quantity}, ${row.unit}, ${row.meal}, ${row.note}, ${row.kcalLow}, ${row.kcalHigh}, ${row.proteinLow},
+        ${row.proteinHigh}, ${row.estimateSource}, ${row.source}, ${row.grams}, ${row.createdAt}, ${row.updatedAt})
       RETURNING account_id, date`,
     event,
     markPending(Prisma.sql`SELECT account_id, date FROM changed`, event.id),
@@ -52,8 +54,8 @@ const insertItem = (row: FoodItem, alongside: Prisma.Sql[] = []) => {
 
 /** Every food_item column under its FoodItem field name, for reads on the driver that hand rows to foodItemView. */
 const foodItemColumns = Prisma.sql`id, account_id AS "accountId", date, name, kcal, protein_g AS "proteinG",
-  carbs_g AS "carbsG", fat_g AS "fatG", quantity, unit, meal, note, kcal_low AS "kcalLow", kcal_high AS "kcalHigh",
-  protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource",
+  carbs_g AS "carbsG", fat_g AS "fatG", fiber_g AS "fiberG", quantity, unit, meal, note, kcal_low AS "kcalLow", kcal_high AS "kcalHigh",
+  protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource", source, grams,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The day's sums and item count, or null for a day without items. */
@@ -88,6 +90,7 @@ export const createStore = (db: Database) => {
     /** Runs `fn` unless a pass of the same name runs on any replica; null then (see runExclusively). */
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
     accountData: accountData(prisma),
+    foods: foodQueries(db),
 
     /**
      * Logs items atomically (a described meal is all logged or not at all), an event for each. `alongside`
@@ -108,9 +111,8 @@ export const createStore = (db: Database) => {
       prisma.$transaction(async (tx) => {
         const before = await tx.foodItem.findFirst({ where: { id, accountId } });
         if (!before) return null;
-        // Numbers corrected by hand are no longer the coach's estimate.
         const corrected = changes.kcal !== undefined || changes.proteinG !== undefined;
-        const row = await tx.foodItem.update({ where: { id }, data: corrected ? { ...changes, ...noEstimate } : changes });
+        const row = await tx.foodItem.update({ where: { id }, data: corrected ? { ...changes, ...handTyped } : changes });
         const moved = row.date !== before.date;
         const event = outboxRow(nutritionEvents.itemUpdated, {
           accountId, itemId: id, date: row.date, previousDate: moved ? before.date : null,

@@ -1,0 +1,98 @@
+// Reads of the food database (docs/decisions/0063-food-database.md), on the driver: search is typed into as a
+// person types, so every statement is one round trip.
+import type { Database } from "@fit/db";
+import type { FoodPer100g, PortionRow } from "../domain/food-portion.ts";
+import { MAX_QUERY_WORDS, searchWords } from "../domain/food-words.ts";
+import { Prisma } from "./generated/client.ts";
+
+interface FoodRow extends FoodPer100g {
+  id: string;
+  name: string;
+  category: string;
+  sugarsG: number | null;
+  sodiumMg: number | null;
+}
+
+const foodColumns = Prisma.sql`f.id, f.description AS name, f.category, f.kcal, f.protein_g AS "proteinG", f.fat_g AS "fatG",
+  f.carbs_g AS "carbsG", f.fiber_g AS "fiberG", f.sugars_g AS "sugarsG", f.sodium_mg AS "sodiumMg"`;
+
+const matchView = ({ id, name, category, ...per100g }: FoodRow) => ({ id, name, category, per100g });
+
+/**
+ * How many description words each typed word is compared with, by each distance: enough for a word's plural,
+ * typos and longer forms. Written into the statement, not passed: a generic plan guessing at a parameter's limit
+ * estimated thousands of candidate words, a cost over jit_above_cost, and PostgreSQL then JIT-compiled the
+ * statement on every execution (~40 ms of a 3 ms search).
+ */
+const NEAR_BY_SIMILARITY = Prisma.raw("16");
+const NEAR_BY_WORD_SIMILARITY = Prisma.raw("8");
+
+/**
+ * Each typed word finds the words of the descriptions it may mean: the nearest by trigram similarity (typos:
+ * "brest" → "breast") and by word similarity (a word being typed: "banan" → "bananas"), both read off the GiST
+ * index in distance order, then scored: itself, its plural or singular 1; a word it begins 0.9; else the trigram
+ * similarity, kept from 0.3 only when the typed word is neither a word nor the start of one ("beer" means beer,
+ * not beef). A food needs one of them for every typed word that found any. Its score sums each
+ * typed word's best, plus 0.5 when a word of its head matched and 0.3 more when the typed words cover its whole
+ * head, plus its rank bias (plainer foods higher), all read off the terms: only the foods shown are read. Each
+ * join is a lateral index lookup (OFFSET 0 keeps it one): under a generic plan the planner cannot know that a
+ * handful of words come out of the first step, and hashed all 55 000 terms, or scanned every food once per match.
+ * Foods without an energy value cannot be logged, so they have no terms and are never offered.
+ */
+const SEARCH = (words: string, limit: number) => Prisma.sql`
+  WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
+  near AS (
+    SELECT q.ord, q.w, fw.word FROM q CROSS JOIN LATERAL (
+      (SELECT word FROM food_word ORDER BY word <-> q.w LIMIT ${NEAR_BY_SIMILARITY})
+      UNION
+      (SELECT word FROM food_word ORDER BY word <->> q.w LIMIT ${NEAR_BY_WORD_SIMILARITY})
+    ) fw
+  ),
+  m AS (
+    SELECT ord, word, s FROM (
+      SELECT ord, word, s, max(s) OVER (PARTITION BY ord) AS best FROM (
+        SELECT ord, word,
+          CASE WHEN word IN (w, w || 's', w || 'es') OR w IN (word || 's', word || 'es') THEN 1.0
+               WHEN length(w) >= 3 AND starts_with(word, w) THEN 0.9
+               ELSE similarity(word, w) END AS s
+        FROM near
+      ) scored_words
+    ) candidates
+    WHERE s >= 0.9 OR (best < 0.9 AND s >= 0.3)
+  ),
+  hits AS (
+    SELECT t.food_id, m.ord, max(m.s) AS s, bool_or(t.in_head) AS head, min(t.head_words) AS head_words, min(t.rank_bias) AS bias
+    FROM m CROSS JOIN LATERAL (SELECT food_id, in_head, head_words, rank_bias FROM food_term WHERE word = m.word OFFSET 0) t
+    GROUP BY t.food_id, m.ord
+  ),
+  ranked AS (
+    SELECT food_id,
+      sum(s) + CASE WHEN bool_or(head) THEN 0.5 ELSE 0 END
+        + CASE WHEN count(*) FILTER (WHERE head) = min(head_words) THEN 0.3 ELSE 0 END + min(bias) AS score
+    FROM hits GROUP BY food_id HAVING count(*) = (SELECT count(DISTINCT ord) FROM m)
+    ORDER BY score DESC, food_id
+    LIMIT ${limit}
+  )
+  SELECT ${foodColumns} FROM ranked b CROSS JOIN LATERAL (SELECT * FROM food WHERE id = b.food_id OFFSET 0) f
+  ORDER BY b.score DESC, f.id`;
+
+export const foodQueries = (db: Database) => ({
+  async search(text: string, limit: number) {
+    const words = searchWords(text).slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) return [];
+    return (await db.query<FoodRow>(SEARCH(words.join(" "), limit))).map(matchView);
+  },
+
+  /** The food with its portions, or null when there is no such food. */
+  async get(id: string) {
+    const rows = await db.query<FoodRow & { caveat: string | null; portions: PortionRow[] }>(Prisma.sql`
+      SELECT ${foodColumns}, f.caveat, COALESCE((
+        SELECT json_agg(json_build_object('id', p.seq, 'amount', p.amount, 'unit', p.unit, 'grams', p.gram_weight) ORDER BY p.seq)
+        FROM food_portion p WHERE p.food_id = f.id), '[]'::json) AS portions
+      FROM food f WHERE f.id = ${id}`);
+    const [row] = rows;
+    if (!row) return null;
+    const { caveat, portions, ...food } = row;
+    return { ...matchView(food), portions, caveat };
+  },
+});

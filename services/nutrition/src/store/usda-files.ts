@@ -1,0 +1,88 @@
+// Reads the USDA SR Legacy extract committed in services/nutrition/usda/ (PROVENANCE.md there says what it is).
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
+
+const DATA = new URL("../../usda/", import.meta.url);
+const FILES = { foods: "usda-sr-legacy.csv.gz", portions: "usda-sr-legacy-portions.csv.gz", caveats: "usda-sr-legacy-caveats.csv.gz" };
+
+/** RFC 4180 rows: fields in double quotes may hold commas, and "" stands for a quote. */
+export const parseCsv = (text: string): string[][] => {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (text[i + 1] === '"') field += text[++i];
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") endField();
+    else if (c === "\n") {
+      endField();
+      rows.push(row);
+      row = [];
+    } else if (c !== "\r") field += c;
+  }
+  if (field !== "" || row.length > 0) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+};
+
+/** The rows of a CSV file under its header's names, checked to be the columns expected. */
+const records = (text: string, columns: readonly string[]) => {
+  const [header, ...rows] = parseCsv(text);
+  if (header?.join(",") !== columns.join(",")) throw new Error(`expected columns ${columns.join(",")}, found ${header?.join(",")}`);
+  return rows.map((row) => Object.fromEntries(columns.map((name, i) => [name, row[i] ?? ""])) as Record<string, string>);
+};
+
+/** A blank cell is a value the source does not have: null, never 0. */
+const amount = (cell: string) => (cell === "" ? null : Number(cell));
+
+const FOOD_COLUMNS = ["fdc_id", "ndb_number", "description", "category", "kcal", "protein_g", "fat_g", "carbs_g", "fiber_g", "sugars_g", "sodium_mg"] as const;
+
+/** A version that changes whenever a file's bytes do, and the files' rows, parsed only when asked for. */
+export const readUsdaFiles = async () => {
+  const raw = Object.fromEntries(
+    await Promise.all(Object.entries(FILES).map(async ([key, name]) => [key, await readFile(new URL(name, DATA))] as const)),
+  ) as Record<keyof typeof FILES, Buffer>;
+  const version = createHash("sha256");
+  for (const bytes of Object.values(raw)) version.update(bytes);
+  return { version: version.digest("hex").slice(0, 16), rows: () => parseUsdaFiles(raw) };
+};
+
+const parseUsdaFiles = (raw: Record<keyof typeof FILES, Buffer>) => {
+  const text = (bytes: Buffer) => gunzipSync(bytes).toString("utf8");
+  const caveats = new Map<string, string>();
+  for (const row of records(text(raw.caveats), ["fdc_id", "ndb_number", "caveat"])) {
+    caveats.set(row.fdc_id!, caveats.has(row.fdc_id!) ? `${caveats.get(row.fdc_id!)}; ${row.caveat}` : row.caveat!);
+  }
+  const foods = records(text(raw.foods), FOOD_COLUMNS).map((row) => ({
+    fdcId: row.fdc_id!,
+    description: row.description!,
+    category: row.category!,
+    kcal: amount(row.kcal!),
+    proteinG: amount(row.protein_g!),
+    fatG: amount(row.fat_g!),
+    carbsG: amount(row.carbs_g!),
+    fiberG: amount(row.fiber_g!),
+    sugarsG: amount(row.sugars_g!),
+    sodiumMg: amount(row.sodium_mg!),
+    caveat: caveats.get(row.fdc_id!) ?? null,
+  }));
+  const portions = records(text(raw.portions), ["fdc_id", "amount", "unit", "gram_weight"]).map((row) => ({
+    fdcId: row.fdc_id!,
+    amount: Number(row.amount),
+    unit: row.unit!,
+    gramWeight: Number(row.gram_weight),
+  }));
+  return { foods, portions };
+};

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
+import { Prisma } from "../../src/store/generated/client.ts";
+import { nutritionDatabase } from "../../src/app.ts";
+import { foodQueries } from "../../src/store/foods.ts";
+import { loadFoods } from "../../src/store/load-foods.ts";
+
+// The embedded engine: PGlite with pg_trgm, the food tables loaded as at build time, searched as on PostgreSQL.
+let db: Database;
+const count = async (table: "food" | "food_portion") =>
+  (await db.query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM ${Prisma.raw(table)}`))[0]!.n;
+
+beforeAll(async () => {
+  db = await openDatabase({ schema: "nutrition", dataDir: "memory://" });
+  await migrate(db, servicePrisma(nutritionDatabase.prismaDir));
+});
+afterAll(() => db?.close());
+
+describe("the food database on PGlite", () => {
+  it("loads every food and portion once, and again only for another version", async () => {
+    expect(await loadFoods(db)).toBe(true);
+    expect([await count("food"), await count("food_portion")]).toEqual([7793, 14449]);
+    expect(await loadFoods(db), "the same version is already there").toBe(false);
+
+    await db.query(Prisma.sql`UPDATE food_data SET version = 'older'`);
+    await db.query(Prisma.sql`DELETE FROM food WHERE id = 'usda:173944'`);
+    expect(await loadFoods(db)).toBe(true);
+    expect([await count("food"), await count("food_portion")]).toEqual([7793, 14449]);
+  }, 90_000); // two full loads into WASM PostgreSQL: seconds each on a quiet machine, more on a busy one
+
+  it("finds foods by the words people type, typos included", async () => {
+    const foods = foodQueries(db);
+    const first = async (q: string) => (await foods.search(q, 5))[0]?.name;
+    expect(await first("banana")).toBe("Bananas, raw");
+    expect(await first("banan")).toBe("Bananas, raw");
+    expect(await first("chiken brest")).toMatch(/^Chicken, broilers? or fryers, breast/);
+    expect(await first("greek yogurt")).toMatch(/^Yogurt, Greek/);
+    expect(await foods.search("xqzv", 5)).toEqual([]);
+  });
+
+  it("gives a food with its portions", async () => {
+    const banana = await foodQueries(db).get("usda:173944");
+    expect(banana).toMatchObject({ name: "Bananas, raw", per100g: { kcal: 89, fiberG: 2.6 } });
+    expect(banana?.portions).toContainEqual({ id: 8, amount: 1, unit: "NLEA serving", grams: 126 });
+  });
+});
