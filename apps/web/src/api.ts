@@ -95,6 +95,9 @@ export const api = {
   editFood: (id: string, patch: T.FoodItemPatch) => call<T.FoodItem>("PATCH", `/api/nutrition/items/${id}`, patch),
   deleteFood: (id: string) => call<Ok>("DELETE", `/api/nutrition/items/${id}`),
 
+  searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
+  food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
+
   estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
 
   workouts: (page: { cursor?: string; limit?: number } = {}) => call<T.WorkoutPage>("GET", `/api/workouts${query(page)}`),

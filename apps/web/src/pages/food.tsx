@@ -2,17 +2,18 @@ import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { addDays, formatDay, isDay, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
+import { MealSelect, MEALS } from "../meal-select.tsx";
 import type { FoodItem, Meal } from "../types.ts";
+import { FoodSearch } from "./food-search.tsx";
 import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, round, text, type FormError } from "../ui.tsx";
 
-const MEALS: readonly Meal[] = ["breakfast", "lunch", "dinner", "snack"];
 const LABELS = {
-  name: "Food", kcal: "kcal", proteinG: "Protein (g)", fatG: "Fat (g)", carbsG: "Carbs (g)", meal: "Meal", date: "Day",
+  name: "Food", kcal: "kcal", proteinG: "Protein (g)", fatG: "Fat (g)", carbsG: "Carbs (g)", fiberG: "Fiber (g)", meal: "Meal", date: "Day",
 } as const;
 /** The macros beside kcal and protein that the API stores; an item may lack them (null: not given). */
-const MACROS = [["fatG", "Fat (g)", "fat"], ["carbsG", "Carbs (g)", "carbs"]] as const;
+const MACROS = [["fatG", "Fat (g)", "fat"], ["carbsG", "Carbs (g)", "carbs"], ["fiberG", "Fiber (g)", "fiber"]] as const;
 
-/** The food fields of a form; an empty fat or carbs field is null (not given, or cleared when editing). */
+/** The food fields of a form; an empty fat, carbs or fiber field is null (not given, or cleared when editing). */
 const fieldsOf = (form: HTMLFormElement) => {
   const data = new FormData(form);
   const meal = text(data.get("meal"));
@@ -22,16 +23,10 @@ const fieldsOf = (form: HTMLFormElement) => {
     proteinG: numberOrUndefined(data, "proteinG") ?? 0,
     fatG: numberOrUndefined(data, "fatG") ?? null,
     carbsG: numberOrUndefined(data, "carbsG") ?? null,
+    fiberG: numberOrUndefined(data, "fiberG") ?? null,
     meal: meal === "" ? null : (meal as Meal),
   };
 };
-
-const MealSelect = ({ id, value }: { id: string; value: Meal | null }) => (
-  <select id={id} name="meal">
-    <option value="" selected={value === null}>no meal</option>
-    {MEALS.map((meal) => <option key={meal} value={meal} selected={meal === value}>{meal}</option>)}
-  </select>
-);
 
 /** The inputs every food form has: what it is, its energy and macros. */
 const FoodFields = ({ prefix, item, error }: { prefix: string; item?: FoodItem; error: FormError | null }) => {
@@ -84,8 +79,15 @@ const MovedNotice = ({ moved, undo, dismiss }: { moved: { item: FoodItem; from: 
   </div>
 );
 
-const macroWords = (item: Pick<FoodItem, "fatG" | "carbsG">) =>
+const macroWords = (item: Pick<FoodItem, "fatG" | "carbsG" | "fiberG">) =>
   MACROS.filter(([field]) => item[field] !== null).map(([field, , word]) => ` · ${round(item[field] ?? 0, 1)} g ${word}`).join("");
+
+/** Where an item's numbers came from, when not typed: `usda:<fdc_id>` is a food of the USDA database. */
+const Provenance = ({ source }: { source: string | null }) => {
+  if (source === null) return null;
+  const usda = /^usda:(\d+)$/.exec(source);
+  return usda ? <span class="badge" title={`USDA FoodData Central, SR Legacy food ${usda[1]}`}>USDA</span> : <span class="badge">{source}</span>;
+};
 
 export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   const asked = search.get("date");
@@ -137,7 +139,7 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   };
 
   const shown = (items ?? []).filter((item) => !hidden.has(item.id));
-  const sum = (list: FoodItem[], field: "kcal" | "proteinG" | "fatG" | "carbsG") => list.reduce((total, item) => total + (item[field] ?? 0), 0);
+  const sum = (list: FoodItem[], field: "kcal" | "proteinG" | "fatG" | "carbsG" | "fiberG") => list.reduce((total, item) => total + (item[field] ?? 0), 0);
   const totalOf = (list: FoodItem[]) => ({ kcal: sum(list, "kcal"), proteinG: sum(list, "proteinG") });
   const total = totalOf(shown);
   const groups = [...MEALS, null].map((meal) => ({ meal, items: shown.filter((item) => item.meal === meal) })).filter((g) => g.items.length);
@@ -155,12 +157,15 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
         {round(total.kcal, 0)}{targets?.dailyKcalTarget ? ` / ${targets.dailyKcalTarget}` : ""} kcal ·{" "}
         {round(total.proteinG, 0)}{targets?.proteinTargetG ? ` / ${targets.proteinTargetG}` : ""} g protein
       </p>
-      {shown.some((item) => item.fatG !== null || item.carbsG !== null) && (
-        <p class="muted" data-testid="day-macros">{round(sum(shown, "fatG"), 0)} g fat · {round(sum(shown, "carbsG"), 0)} g carbs (of the items that give them)</p>
+      {shown.some((item) => item.fatG !== null || item.carbsG !== null || item.fiberG !== null) && (
+        <p class="muted" data-testid="day-macros">
+          {round(sum(shown, "fatG"), 0)} g fat · {round(sum(shown, "carbsG"), 0)} g carbs · {round(sum(shown, "fiberG"), 0)} g fiber (of the items that give them)
+        </p>
       )}
       {moved && <MovedNotice moved={moved} undo={() => void undoMove()} dismiss={() => setMoved(null)} />}
+      <FoodSearch date={date} logged={() => void reload()} />
       <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-food">
-        <h2 id="log-food">Add food</h2>
+        <h2 id="log-food">Or enter by hand</h2>
         <div class="row">
           <FoodFields prefix="food" error={error} />
           <Field id="food-meal" label="Meal" error={error}><MealSelect id="food-meal" value={null} /></Field>
@@ -182,7 +187,7 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
                     <ItemEditor item={item} done={(saved) => edited(item, saved)} />
                   ) : (
                     <>
-                      <div><strong>{item.name}</strong> <span>{item.kcal} kcal · {item.proteinG} g protein{macroWords(item)}</span>{item.estimate && <span class="muted"> (estimate)</span>}</div>
+                      <div><strong>{item.name}</strong> <span>{item.kcal} kcal · {item.proteinG} g protein{macroWords(item)}</span>{item.estimate && <span class="muted"> (estimate)</span>}<Provenance source={item.source} /></div>
                       <div class="actions">
                         <button type="button" class="secondary" onClick={() => setEditing(item.id)} aria-label={`Edit ${item.name}`}>Edit</button>
                         <button type="button" class="danger" onClick={() => remove(item)} aria-label={`Delete ${item.name}`}>Delete</button>

@@ -1,0 +1,146 @@
+// The Food page's food database in a real browser (Debian's Chromium driven by Playwright) against the whole
+// platform: a search typed with typos, a food picked from the keyboard, a household measure × 1.5 previewed and
+// logged, 150 g of banana, and the day's items with their computed kcal, fiber and USDA provenance.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectNoSeriousViolations } from "./support/axe.ts";
+import { printedLink } from "./support/sign-in.ts";
+import { startSystem, type System } from "./support/system.ts";
+import { ensureWebAppBuilt, firstLoadJsGzipBytes, launchChromium } from "./support/web-app.ts";
+
+/** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
+const POLL = { timeout: 15_000 };
+const CHICKEN_BREAST = /^Chicken, broilers or fryers, breast, meat only, (cooked, roasted|raw)$/;
+
+interface Food {
+  id: string;
+  name: string;
+  per100g: { kcal: number; proteinG: number; fatG: number | null; carbsG: number | null; fiberG: number | null };
+  portions: { id: number; amount: number; unit: string; grams: number }[];
+}
+
+/** The nutrition service's rounding: what the item stores. */
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
+describe("the Food page's food database", () => {
+  let system: System;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const email = "eater@example.com";
+  const cspViolations: string[] = [];
+
+  /** A food as the API has it, asked from the page (its session) so the test checks the screen against the API's own numbers. */
+  const apiFood = (id: string) => page.evaluate(async (path) => (await fetch(path)).json() as Promise<Food>, `/api/foods/${id}`);
+  const idOf = (query: string, name: string) =>
+    page.evaluate(async ([q, wanted]) => {
+      const found = (await (await fetch(`/api/foods?q=${encodeURIComponent(q!)}&limit=10`)).json()) as { id: string; name: string }[];
+      return found.find((food) => food.name === wanted)!.id;
+    }, [query, name]);
+
+  beforeAll(async () => {
+    ensureWebAppBuilt();
+    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+    profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
+    context = await launchChromium(profile);
+    page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1280, height: 860 });
+    page.on("console", (message) => {
+      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    const link = await printedLink(email, async () => {
+      const asked = await fetch(`${system.url}/api/auth/sign-in/magic-link`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: system.url },
+        body: JSON.stringify({ email, callbackURL: "/" }),
+      });
+      expect(asked.status).toBe(200);
+    });
+    await page.goto(link);
+    await page.getByRole("heading", { name: "Home" }).waitFor();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await system?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it("keeps the first load under 150 KB compressed with the search on the Food page", () => {
+    expect(firstLoadJsGzipBytes()).toBeLessThan(150 * 1024);
+  });
+
+  it("finds chicken breast typed as “chiken brest”, logs 1.5 of a household measure from the keyboard, then 150 g of banana", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
+    await page.getByRole("heading", { name: "Food", level: 1 }).waitFor();
+    const search = page.getByRole("combobox", { name: "Search foods" });
+    await search.pressSequentially("chiken brest", { delay: 30 });
+    const results = page.getByRole("listbox", { name: "Foods found" });
+    await results.getByRole("option").first().waitFor();
+    expect(await search.getAttribute("aria-expanded")).toBe("true");
+    await expectNoSeriousViolations(page, "food search");
+
+    // Picked from the keyboard: down to the chicken breast, Enter.
+    const names = await results.getByRole("option").evaluateAll((options) => options.map((option) => option.firstChild?.textContent?.trim() ?? ""));
+    const index = names.findIndex((name) => CHICKEN_BREAST.test(name));
+    expect(index, names.join("\n")).toBeGreaterThanOrEqual(0);
+    const name = names[index]!;
+    for (let step = 0; step <= index; step++) await search.press("ArrowDown");
+    expect(await page.locator("[aria-selected=true]").textContent()).toContain(name);
+    await search.press("Enter");
+    const chickenForm = page.getByRole("form", { name: `Log ${name}` });
+    await chickenForm.waitFor();
+    expect(await results.isHidden()).toBe(true);
+
+    const chicken = await apiFood(await idOf("chiken brest", name));
+    const measure = chicken.portions[0]!;
+    await chickenForm.getByLabel("Portion").selectOption({ label: `${measure.amount} ${measure.unit} (${measure.grams} g)` });
+    await chickenForm.getByLabel("How many").fill("1.5");
+    await chickenForm.getByLabel("Meal").selectOption("lunch");
+    const grams = round(measure.grams * 1.5, 2);
+    const kcal = round((chicken.per100g.kcal * grams) / 100, 1);
+    const fiber = chicken.per100g.fiberG === null ? null : round((chicken.per100g.fiberG * grams) / 100, 2);
+    const preview = chickenForm.getByTestId("portion-preview");
+    await expect.poll(() => preview.textContent(), POLL).toContain(`${round(grams, 1)} g: ${kcal} kcal`);
+    if (fiber !== null) expect(await preview.textContent()).toContain(`${fiber} g fiber`);
+    await chickenForm.getByRole("button", { name: "Add" }).click();
+
+    const lunch = page.getByRole("region", { name: "lunch" });
+    const chickenItem = lunch.getByRole("listitem").filter({ hasText: name });
+    await chickenItem.waitFor(POLL);
+    expect(await chickenItem.textContent()).toContain(`${kcal} kcal`);
+    if (fiber !== null) expect(await chickenItem.textContent()).toContain(`${fiber} g fiber`);
+    expect(await chickenItem.locator(".badge").textContent()).toBe("USDA");
+    // The search is empty and focused again, the meal still lunch: the next food of the meal is typed straight away.
+    expect(await search.inputValue()).toBe("");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("food-search");
+
+    await search.pressSequentially("banana", { delay: 30 });
+    await results.getByRole("option", { name: /^Bananas, raw\b/ }).click();
+    const bananaForm = page.getByRole("form", { name: "Log Bananas, raw" });
+    await bananaForm.waitFor();
+    expect(await bananaForm.getByLabel("Meal").inputValue()).toBe("lunch");
+    await bananaForm.getByLabel("Portion").selectOption("grams");
+    await bananaForm.getByLabel("Grams").fill("150");
+    const banana = await apiFood(await idOf("banana", "Bananas, raw"));
+    const bananaKcal = round(banana.per100g.kcal * 1.5, 1);
+    const bananaFiber = round(banana.per100g.fiberG! * 1.5, 2);
+    await expect.poll(() => bananaForm.getByTestId("portion-preview").textContent(), POLL)
+      .toBe(`150 g: ${bananaKcal} kcal · ${round(banana.per100g.proteinG * 1.5, 2)} g protein · ${round(banana.per100g.fatG! * 1.5, 2)} g fat · ` +
+        `${round(banana.per100g.carbsG! * 1.5, 2)} g carbs · ${bananaFiber} g fiber`);
+    await bananaForm.getByRole("button", { name: "Add" }).click();
+    const bananaItem = lunch.getByRole("listitem").filter({ hasText: "Bananas, raw" });
+    await bananaItem.waitFor(POLL);
+    expect(await bananaItem.textContent()).toContain(`${bananaKcal} kcal`);
+    expect(await bananaItem.textContent()).toContain(`${bananaFiber} g fiber`);
+
+    // The day's totals count both, fiber beside fat and carbs.
+    await expect.poll(() => page.getByTestId("day-total").textContent(), POLL).toContain(`${Math.round(kcal + bananaKcal)} kcal`);
+    expect(await page.getByTestId("day-macros").textContent()).toContain(`${Math.round((fiber ?? 0) + bananaFiber)} g fiber`);
+    await expectNoSeriousViolations(page, "food day");
+    expect(cspViolations).toEqual([]);
+  });
+});
