@@ -141,3 +141,19 @@ describe("logging from the database", () => {
     expect((await user.get("/api/nutrition")).body).toEqual([]);
   });
 });
+
+describe("the embedded start (PGlite, the launcher's template)", () => {
+  let embedded: System;
+  beforeAll(async () => {
+    embedded = await startSystem({ embedded: true });
+  });
+  afterAll(() => embedded?.stop());
+
+  it("searches and logs from the same database", async () => {
+    const own = client(embedded.url, (await embedded.account()).key);
+    const found = await own.get("/api/foods?q=chiken%20brest&limit=3");
+    expect(found.body[0].name).toMatch(/^Chicken, broilers? or fryers, breast/);
+    const logged = await own.post("/api/nutrition/items", { date: "2026-11-20", foodId: BANANA, portion: { measure: 2 } });
+    expect(logged.body).toMatchObject({ name: "Bananas, raw", grams: 150, kcal: 133.5, source: BANANA });
+  });
+});

@@ -31,7 +31,8 @@ SELECT format('ALTER TYPE %I.%I OWNER TO %I', n.nspname, t.typname, :'role')
     AND NOT EXISTS (SELECT FROM pg_class c WHERE c.reltype = t.oid) \gexec
 SELECT format('ALTER FUNCTION %s OWNER TO %I', p.oid::regprocedure, :'role')
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-  WHERE n.nspname = :'role' AND pg_get_userbyid(p.proowner) <> :'role' \gexec
+  WHERE n.nspname = :'role' AND pg_get_userbyid(p.proowner) <> :'role'
+    AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e') \gexec
 SQL
 }
 # Nobody but an owner creates anything in public, and no role connects unless granted.
@@ -43,6 +44,9 @@ SQL
 role identity "${POSTGRES_PASSWORD_GATEWAY:?}"
 role body_metrics "${POSTGRES_PASSWORD_BODY_METRICS:?}"
 role nutrition "${POSTGRES_PASSWORD_NUTRITION:?}"
+# Nutrition's food search needs pg_trgm, which only a role with CREATE on the database may install: the owner puts
+# it in nutrition's schema, and the migration's CREATE EXTENSION IF NOT EXISTS finds it there (docs/decisions/0063).
+psql -v ON_ERROR_STOP=1 -q -c 'SET client_min_messages TO warning' -c 'CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA nutrition'
 role workouts "${POSTGRES_PASSWORD_WORKOUTS:?}"
 role coach "${POSTGRES_PASSWORD_COACH:?}"
 echo "database roles ready"

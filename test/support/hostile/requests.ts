@@ -5,7 +5,7 @@ import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
 type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-session" | "D-session" | "ingest" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps";
+export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
 export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read"];
@@ -133,8 +133,10 @@ const extraHeaders = weighted<Record<string, string>>(
 
 const resources: [prefix: string, Resource][] = [
   ["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"], ["/api/keys", "keys"], ["/api/sessions", "sessions"],
-  ["/api/connected-apps", "apps"],
+  ["/api/connected-apps", "apps"], ["/api/foods", "foods"],
 ];
+/** Foods are the same for every account: another account's food id is as good as one's own. */
+const SHARED: readonly Resource[] = ["foods"];
 /** A path's one parameter: a resource's id, or a connected app's client id. */
 const PATH_PARAM = /:(id|clientId)\b/;
 const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
@@ -162,7 +164,8 @@ const requestFor = (t: Target, ctx: Context) => {
       const hasId = PATH_PARAM.test(t.path);
       let body = plan.body(false);
       const [contentType, contentTypeRefused] = plan.contentType;
-      let mustRefuse = credentialRefused || (hasId && idKind !== "own") || (!!t.body && (body.refused || contentTypeRefused));
+      const foreignId = idKind !== "own" && !(idKind === "other" && SHARED.includes(resourceOf(t.path)));
+      let mustRefuse = credentialRefused || (hasId && foreignId) || (!!t.body && (body.refused || contentTypeRefused));
       if (!mustRefuse && write && account === "B") {
         // Account B only ever receives writes the contract refuses, so its state must be the same after the run.
         if (t.body) body = plan.body(true);

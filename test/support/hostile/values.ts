@@ -22,7 +22,7 @@ export const encodeBody = (text: string, charset: "utf8" | "latin1" = "utf8"): B
 
 /** What an internal detail looks like in a reply: SQL, driver and ORM text, source paths, stack frames. */
 export const LEAK =
-  /\b(SELECT|INSERT INTO|UPDATE \S+ SET|DELETE FROM)\b|violates|prisma|invalid byte sequence|invalid input syntax|postgres|pg_|duplicate key|syntax error at|relation "|\/work\/|node_modules|file:\/\/|\.ts:\d|(\n|\\n)\s+at \S|\b(TypeError|RangeError|ReferenceError)\b|Unexpected token|in JSON at position|Maximum call stack/i;
+  /\bSELECT\b.*\bFROM\b|\b(INSERT INTO|UPDATE \S+ SET|DELETE FROM)\b|violates|prisma|invalid byte sequence|invalid input syntax|postgres|pg_|duplicate key|syntax error at|relation "|\/work\/|node_modules|file:\/\/|\.ts:\d|(\n|\\n)\s+at \S|\b(TypeError|RangeError|ReferenceError)\b|Unexpected token|in JSON at position|Maximum call stack/i;
 
 /** Unicode that breaks naive code: NUL, lone surrogates, bidi controls, combining marks, non-characters. */
 const unicodeEdges = [

@@ -7,7 +7,7 @@ import { verify, type Real } from "./check.ts";
 import { DAYS, MEALS, freeText, type Food, type Model } from "./model.ts";
 
 type Cmd = fc.AsyncCommand<Model, Real>;
-type Fields = Omit<Food, "id" | "createdAt" | "updatedAt" | "estimate">;
+type Fields = Omit<Food, "id" | "createdAt" | "updatedAt" | "estimate" | "source" | "grams">;
 type Input = Partial<Fields>;
 
 /** What the contract makes of a field as sent: names and units trimmed, notes as free text. */
@@ -19,7 +19,7 @@ const stored = (input: Input): Input => ({
 });
 
 const blank: Omit<Fields, "date" | "name" | "kcal" | "proteinG"> = {
-  carbsG: null, fatG: null, quantity: null, unit: null, meal: null, note: null,
+  carbsG: null, fatG: null, fiberG: null, quantity: null, unit: null, meal: null, note: null,
 };
 
 class LogFood implements Cmd {
@@ -28,7 +28,10 @@ class LogFood implements Cmd {
   async run(model: Model, real: Real) {
     const response = await real.apis[this.who].post("/api/nutrition/items", this.input);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const expected = { ...blank, ...stored(this.input), estimate: null, id: expect.any(String), createdAt: expect.any(Number), updatedAt: expect.any(Number) };
+    const expected = {
+      ...blank, ...stored(this.input), estimate: null, source: null, grams: null,
+      id: expect.any(String), createdAt: expect.any(Number), updatedAt: expect.any(Number),
+    };
     expect(response.body).toEqual(expected);
     model.accounts[this.who].food.set(response.body.id, response.body);
     await verify(model, real, this.who, [this.input.date]);

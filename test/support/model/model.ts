@@ -28,9 +28,9 @@ export interface TargetValues {
 }
 export interface Food {
   id: string; date: string; name: string; kcal: number; proteinG: number; carbsG: number | null; fatG: number | null;
-  quantity: number | null; unit: string | null; meal: string | null; note: string | null;
-  /** Items typed in have no estimate; only /api/nutrition/describe sets one. */
-  estimate: null; createdAt: number; updatedAt: number;
+  fiberG: number | null; quantity: number | null; unit: string | null; meal: string | null; note: string | null;
+  /** Items typed in have no estimate (only /api/nutrition/describe sets one), nor a food and its grams as their source. */
+  estimate: null; source: null; grams: null; createdAt: number; updatedAt: number;
 }
 
 /** Free text (notes): trimmed, cut at 500 characters, empty stored as null (contracts' truncatedText). */

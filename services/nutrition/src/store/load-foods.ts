@@ -10,7 +10,7 @@ const SOURCE = "usda-sr-legacy";
 const DERIVATION = 1;
 
 /** The food id of a USDA FoodData Central food. */
-export const usdaFoodId = (fdcId: string | number) => `usda:${fdcId}`;
+const usdaFoodId = (fdcId: string | number) => `usda:${fdcId}`;
 
 /**
  * Loads the extract unless its version is already there; returns whether it loaded. All of it in one

@@ -7,7 +7,7 @@ const DATA = new URL("../../usda/", import.meta.url);
 const FILES = { foods: "usda-sr-legacy.csv.gz", portions: "usda-sr-legacy-portions.csv.gz", caveats: "usda-sr-legacy-caveats.csv.gz" };
 
 /** RFC 4180 rows: fields in double quotes may hold commas, and "" stands for a quote. */
-export const parseCsv = (text: string): string[][] => {
+const parseCsv = (text: string): string[][] => {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = "";
