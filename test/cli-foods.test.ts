@@ -107,7 +107,7 @@ describe("fit food add --food --portion", () => {
     ["words no food has", ["--food", "xqzv", "--portion", "100g"], 4, 'fit: no food matches "xqzv"; try other words, or `fit food search`\n'],
     ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944\n"],
     ["a portion that is none", ["--food", BANANA, "--portion", "2 cups"], 2, expect.stringContaining("not a portion: grams (150g)")],
-    ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\)\n$/)],
+    ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\); for 99 grams write --portion 99g\n$/)],
     ["too many grams", ["--food", BANANA, "--portion", "6000g"], 2, "fit: portion.grams must be greater than 0 and at most 5000\n"],
     ["no portion", ["--food", BANANA], 2, expect.stringContaining("fit: --portion is required with --food")],
     ["a count with grams", ["--food", BANANA, "--portion", "100g", "--count", "2"], 2, "fit: --count goes with a measure's number (--portion 3 --count 2)\n"],

@@ -72,6 +72,12 @@ const addMistake = (name: string | undefined, options: AddOptions): string | und
   return undefined;
 };
 
+/** A bare number the food has no measure for was most likely meant as grams: say how to write those. */
+const withGramsHint = (error: unknown, measure: number): unknown =>
+  error instanceof CliError && error.status === 400 && error.message.startsWith("portion.measure")
+    ? new CliError(`${error.message}; for ${measure} grams write --portion ${measure}g`, error.code, error.status)
+    : error;
+
 export const foodCommands = (program: Command): void => {
   const food = program.command("food").description("food items: add, list, edit, delete; the food database: search, show");
 
@@ -111,7 +117,9 @@ export const foodCommands = (program: Command): void => {
         if (picked.searched && !context.json) printLine(`Picked ${picked.id} ${picked.name}, the best match for "${options.food.trim()}" (others: fit food search)`);
         body = { ...common, name, foodId: picked.id, portion: chosen };
       }
-      const item = await call(connection, operations.logFoodItem, { body });
+      const item = await call(connection, operations.logFoodItem, { body }).catch((error: unknown) => {
+        throw chosen?.measure !== undefined ? withGramsHint(error, chosen.measure) : error;
+      });
       if (context.json) return printJson(item);
       printLine(`Logged ${itemLine(item)}`);
     });
