@@ -114,7 +114,9 @@ export const foodCommands = (program: Command): void => {
         };
       } else {
         const picked = await pickFood(connection, options.food);
-        if (picked.searched && !context.json) printLine(`Picked ${picked.id} ${picked.name}, the best match for "${options.food.trim()}" (others: fit food search)`);
+        if (picked.matched !== null && !context.json) {
+          printLine(`Picked ${picked.id} ${picked.matched}, the best match for "${options.food.trim()}" (others: fit food search)`);
+        }
         body = { ...common, name, foodId: picked.id, portion: chosen };
       }
       const item = await call(connection, operations.logFoodItem, { body }).catch((error: unknown) => {

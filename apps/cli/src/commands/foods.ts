@@ -24,9 +24,8 @@ const limit = (value: string): number => {
 
 export interface PickedFood {
   id: string;
-  name: string;
-  /** True when the food is the top match for words, not an id the person gave. */
-  searched: boolean;
+  /** The food's name when words picked it (their best match), so the person can be told; null for an id given. */
+  matched: string | null;
 }
 
 /** `--food` as given: a food's id as it is, or words as their best match (none: exit 4, nothing sent after). */
@@ -35,11 +34,11 @@ export const pickFood = async (connection: Connection, idOrWords: string): Promi
   if (isFoodId(text)) {
     const id = FoodId.safeParse(text.toLowerCase());
     if (!id.success) throw refused(id.error);
-    return { id: id.data, name: id.data, searched: false };
+    return { id: id.data, matched: null };
   }
   const [best] = await call(connection, operations.searchFoods, { query: { q: text, limit: 1 } });
   if (!best) throw new CliError(`no food matches "${text}"; try other words, or \`fit food search\``, exitCodes.notFound);
-  return { id: best.id, name: best.name, searched: true };
+  return { id: best.id, matched: best.name };
 };
 
 /** `fit food search` and `fit food show`: the food database (USDA SR Legacy), read-only. */
