@@ -1,9 +1,11 @@
 // `fit` over the food database, as the compiled binary against the whole platform: search by the words people
 // type, a food with its numbered portions, and items logged from a food and a portion (the server's numbers).
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { buildCli, runFit } from "./support/cli.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -92,6 +94,32 @@ describe("fit food add --food --portion", () => {
     }
     const list = await fit("food", "list", "--date", date);
     expect(list.stdout).toMatch(/│ snack +│ Bananas, raw │ 267 +│ 3\.27 +│ 68\.52 +│ 0\.99 +│ 7\.8 +│ 2 × cup, sliced \(300 g\) +│ usda:173944 │/);
+  });
+
+  it("stores one item when the answer to a write is lost: the retry resends its Idempotency-Key", async () => {
+    const { key } = await system.account();
+    // Passes every request to the platform, but loses the answer to the first write as a restarting gateway would.
+    let posts = 0;
+    const forward = async (method: string, path: string, incoming: IncomingHttpHeaders, body: Buffer, response: ServerResponse) => {
+      const headers = Object.fromEntries(Object.entries(incoming).filter(([name]) => name !== "host" && name !== "content-length")) as Record<string, string>;
+      const answer = await fetch(`${system.url}${path}`, { method, headers, ...(method === "GET" ? {} : { body }) });
+      const text = await answer.text();
+      if (method === "POST" && ++posts === 1) return response.writeHead(503, { "retry-after": "0" }).end();
+      response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
+    };
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => void forward(request.method ?? "GET", request.url ?? "/", request.headers, Buffer.concat(chunks), response));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const run = await runFit(["food", "add", "--food", "banan", "--portion", "100g", "--date", date, "--json"], { home, env: { FIT_URL: url, FIT_API_KEY: key } });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(posts).toBe(2);
+    const items = await runFit(["food", "list", "--date", date, "--json"], { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
+    expect(JSON.parse(items.stdout)).toEqual([expect.objectContaining({ id: JSON.parse(run.stdout).id, kcal: 89, source: BANANA })]);
   });
 
   it("keeps typed items working, with fiber, and shows them without a source", async () => {
