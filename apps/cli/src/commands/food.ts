@@ -1,59 +1,136 @@
-import { Meal, operations, type FoodItem } from "@fit/contracts";
+import { Meal, operations, type FoodItem, type FoodPortionChoice } from "@fit/contracts";
 import type { Command } from "commander";
 import type { z } from "zod";
 import { day, number, oneOf, onlyGiven } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { CliError, exitCodes } from "../exit.ts";
+import { portion, PORTION_HELP, withCount } from "../food-portion.ts";
+import { foodDatabaseCommands, pickFood } from "./foods.ts";
 import { localDay, orDash, printJson, printLine, printTable } from "../output.ts";
 
-interface AddOptions {
-  kcal: number;
+interface NumberOptions {
+  kcal?: number;
   protein?: number;
   carbs?: number;
   fat?: number;
+  fiber?: number;
+}
+
+interface AddOptions extends NumberOptions {
+  food?: string;
+  portion?: FoodPortionChoice;
+  count?: number;
   meal?: Meal;
   date?: string;
   note?: string;
 }
 
-interface EditOptions extends Partial<AddOptions> {
+interface EditOptions extends NumberOptions {
   name?: string;
+  meal?: Meal;
+  date?: string;
+  note?: string;
 }
 
-const itemLine = (item: z.output<typeof FoodItem>) =>
-  `${item.name}: ${item.kcal} kcal, ${item.proteinG} g protein (${item.meal ?? "no meal"}, ${item.date})`;
+type Item = z.output<typeof FoodItem>;
+
+/** `2 × cup, sliced (300 g)` or `150 g`: how much of a food of the database the item is. */
+const portionText = (item: Item) => {
+  if (item.grams === null) return "";
+  if (item.unit === "g") return `${item.grams} g`;
+  return `${item.quantity ?? 1} × ${item.unit ?? "portion"} (${item.grams} g)`;
+};
+
+const itemLine = (item: Item) => {
+  const what = item.grams === null ? item.name : `${item.name}, ${portionText(item)}`;
+  const macros = [[item.fatG, "fat"], [item.carbsG, "carbs"], [item.fiberG, "fiber"]] as const;
+  const more = item.source === null ? "" : macros.map(([value, name]) => `, ${orDash(value, ` g ${name}`)}`).join("");
+  const source = item.source === null ? "" : ` from ${item.source}`;
+  return `${what}: ${item.kcal} kcal, ${item.proteinG} g protein${more} (${item.meal ?? "no meal"}, ${item.date})${source}`;
+};
+
+/** Where an item's numbers came from: the food database, the coach's estimate, or typed (a dash). */
+const sourceOf = (item: Item) => item.source ?? item.estimate?.source ?? "–";
 
 const of = (value: number, target: number | null | undefined, unit: string) =>
   target == null ? `${value} ${unit}` : `${value} of ${target} ${unit}`;
 
+const TYPED_ONLY = { kcal: "--kcal", protein: "--protein", carbs: "--carbs", fat: "--fat", fiber: "--fiber" } as const;
+
+/** What is wrong with the options of `food add` before anything is sent, or undefined. */
+const addMistake = (name: string | undefined, options: AddOptions): string | undefined => {
+  if (options.food === undefined) {
+    if (options.portion !== undefined || options.count !== undefined) return "--portion goes with --food (a food of the database)";
+    if (name === undefined) return "name what was eaten, or pick a food of the database with --food";
+    if (options.kcal === undefined) return "--kcal is required for a typed item (or log a food of the database with --food and --portion)";
+    return undefined;
+  }
+  const typed = Object.entries(TYPED_ONLY).filter(([key]) => options[key as keyof typeof TYPED_ONLY] !== undefined);
+  if (typed.length > 0) return `${typed.map(([, flag]) => flag).join(", ")}: computed from the food and the portion; leave out`;
+  if (options.portion === undefined) return `--portion is required with --food: ${PORTION_HELP}`;
+  return undefined;
+};
+
+/** A bare number the food has no measure for was most likely meant as grams: say how to write those. */
+const withGramsHint = (error: unknown, measure: number): unknown =>
+  error instanceof CliError && error.status === 400 && error.message.startsWith("portion.measure")
+    ? new CliError(`${error.message}; for ${measure} grams write --portion ${measure}g`, error.code, error.status)
+    : error;
+
 export const foodCommands = (program: Command): void => {
-  const food = program.command("food").description("food items: add, list, edit, delete");
+  const food = program.command("food").description("food items: add, list, edit, delete; the food database: search, show");
 
   food
     .command("add")
-    .description("log a food item")
-    .argument("<name>", "what was eaten")
-    .requiredOption("--kcal <kcal>", "energy, kcal", number)
-    .option("--protein <g>", "protein, grams (default 0, as the web form)", number)
-    .option("--carbs <g>", "carbohydrates, grams", number)
-    .option("--fat <g>", "fat, grams", number)
+    .description(
+      "log a food item: typed numbers (<name> --kcal …), or a food of the database and a portion (--food … --portion …), " +
+        "whose kcal, protein, fat, carbs and fiber the server computes",
+    )
+    .argument("[name]", "what was eaten (with --food: default the food's name)")
+    .option("--food <id|words>", "a food of the database: its id (usda:173944) or words, which pick the best match of `food search`")
+    .option("--portion <portion>", `with --food, how much: ${PORTION_HELP}`, portion)
+    .option("--count <n>", "with --portion <measure's number>, how many of it (same as --portion 2x3)", number)
+    .option("--kcal <kcal>", "typed: energy, kcal (required without --food)", number)
+    .option("--protein <g>", "typed: protein, grams (default 0, as the web form)", number)
+    .option("--carbs <g>", "typed: carbohydrates, grams", number)
+    .option("--fat <g>", "typed: fat, grams", number)
+    .option("--fiber <g>", "typed: fiber, grams", number)
     .option("--meal <meal>", "breakfast, lunch, dinner or snack", oneOf(Meal.options))
     .option("--date <day>", "the day, YYYY-MM-DD (default your today)", day)
     .option("--note <text>", "a note")
-    .action(async (name: string, options: AddOptions, command: Command) => {
+    .action(async (name: string | undefined, options: AddOptions, command: Command) => {
       const context = contextOf(command);
-      const body = {
-        name, date: options.date ?? localDay(), kcal: options.kcal, proteinG: options.protein ?? 0,
-        carbsG: options.carbs, fatG: options.fat, meal: options.meal, note: options.note,
-      };
-      const item = await call(await context.connection(), operations.logFoodItem, { body });
+      const mistake = addMistake(name, options);
+      if (mistake) throw new CliError(mistake, exitCodes.usage);
+      const chosen = options.portion === undefined ? undefined : withCount(options.portion, options.count);
+      if (typeof chosen === "string") throw new CliError(chosen, exitCodes.usage);
+      const connection = await context.connection();
+      const common = { date: options.date ?? localDay(), meal: options.meal, note: options.note };
+      let body;
+      if (options.food === undefined) {
+        body = {
+          ...common, name, kcal: options.kcal, proteinG: options.protein ?? 0, carbsG: options.carbs, fatG: options.fat, fiberG: options.fiber,
+        };
+      } else {
+        const picked = await pickFood(connection, options.food);
+        if (picked.matched !== null && !context.json) {
+          printLine(`Picked ${picked.id} ${picked.matched}, the best match for "${options.food.trim()}" (others: fit food search)`);
+        }
+        body = { ...common, name, foodId: picked.id, portion: chosen };
+      }
+      const item = await call(connection, operations.logFoodItem, { body }).catch((error: unknown) => {
+        throw chosen?.measure !== undefined ? withGramsHint(error, chosen.measure) : error;
+      });
       if (context.json) return printJson(item);
       printLine(`Logged ${itemLine(item)}`);
     });
 
+  foodDatabaseCommands(food);
+
   food
     .command("list")
-    .description("a day's food items with their ids, oldest first")
+    .description("a day's food items with their ids, oldest first: macros, the portion, and where the numbers came from")
     .option("--date <day>", "the day, YYYY-MM-DD (default your today)", day)
     .action(async (options: { date?: string }, command: Command) => {
       const context = contextOf(command);
@@ -62,8 +139,11 @@ export const foodCommands = (program: Command): void => {
       if (context.json) return printJson(items);
       if (items.length === 0) return printLine(`Nothing logged on ${date}.`);
       printTable(
-        ["id", "meal", "food", "kcal", "protein g", "carbs g", "fat g"],
-        items.map((item) => [item.id, item.meal ?? "", item.name, item.kcal, item.proteinG, orDash(item.carbsG), orDash(item.fatG)]),
+        ["id", "meal", "food", "kcal", "protein g", "carbs g", "fat g", "fiber g", "portion", "source"],
+        items.map((item) => [
+          item.id, item.meal ?? "", item.name, item.kcal, item.proteinG, orDash(item.carbsG), orDash(item.fatG), orDash(item.fiberG),
+          portionText(item), sourceOf(item),
+        ]),
       );
     });
 
@@ -76,6 +156,7 @@ export const foodCommands = (program: Command): void => {
     .option("--protein <g>", "protein, grams", number)
     .option("--carbs <g>", "carbohydrates, grams", number)
     .option("--fat <g>", "fat, grams", number)
+    .option("--fiber <g>", "fiber, grams", number)
     .option("--meal <meal>", "breakfast, lunch, dinner or snack", oneOf(Meal.options))
     .option("--date <day>", "move it to this day, YYYY-MM-DD", day)
     .option("--note <text>", "a note")
@@ -83,7 +164,7 @@ export const foodCommands = (program: Command): void => {
       const context = contextOf(command);
       const body = onlyGiven({
         name: options.name, kcal: options.kcal, proteinG: options.protein, carbsG: options.carbs, fatG: options.fat,
-        meal: options.meal, date: options.date, note: options.note,
+        fiberG: options.fiber, meal: options.meal, date: options.date, note: options.note,
       });
       const item = await call(await context.connection(), operations.editFoodItem, { params: { id }, body });
       if (context.json) return printJson(item);

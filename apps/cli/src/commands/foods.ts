@@ -1,0 +1,85 @@
+import { FoodId, operations, type FoodNutrients } from "@fit/contracts";
+import { InvalidArgumentError, type Command } from "commander";
+import type { z } from "zod";
+import { number } from "../args.ts";
+import { call } from "../client.ts";
+import type { Connection } from "../config.ts";
+import { contextOf } from "../context.ts";
+import { CliError, exitCodes, refused } from "../exit.ts";
+import { orDash, printJson, printLine, printRecord, printTable } from "../output.ts";
+
+type Per100g = z.output<typeof FoodNutrients>;
+
+const NUTRIENT_HEAD = ["kcal", "protein g", "fat g", "carbs g", "fiber g"];
+const nutrientCells = (per100g: Per100g) => [per100g.kcal, per100g.proteinG, per100g.fatG, per100g.carbsG, per100g.fiberG].map((value) => orDash(value));
+
+/** An id (`usda:173944`) is a food's id; anything else is words to search for. */
+const isFoodId = (text: string) => /^usda:/i.test(text.trim());
+
+const limit = (value: string): number => {
+  const n = number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new InvalidArgumentError("not a whole number from 1 to 50");
+  return n;
+};
+
+export interface PickedFood {
+  id: string;
+  /** The food's name when words picked it (their best match), so the person can be told; null for an id given. */
+  matched: string | null;
+}
+
+/** `--food` as given: a food's id as it is, or words as their best match (none: exit 4, nothing sent after). */
+export const pickFood = async (connection: Connection, idOrWords: string): Promise<PickedFood> => {
+  const text = idOrWords.trim();
+  if (isFoodId(text)) {
+    const id = FoodId.safeParse(text.toLowerCase());
+    if (!id.success) throw refused(id.error);
+    return { id: id.data, matched: null };
+  }
+  const [best] = await call(connection, operations.searchFoods, { query: { q: text, limit: 1 } });
+  if (!best) throw new CliError(`no food matches "${text}"; try other words, or \`fit food search\``, exitCodes.notFound);
+  return { id: best.id, matched: best.name };
+};
+
+/** `fit food search` and `fit food show`: the food database (USDA SR Legacy), read-only. */
+export const foodDatabaseCommands = (food: Command): void => {
+  food
+    .command("search")
+    .description("search the food database (USDA SR Legacy) by the words you'd use; values per 100 g, best match first")
+    .argument("<words...>", "what the food is called: chicken breast, greek yogurt, banan (typos are fine)")
+    .option("--limit <n>", "at most this many foods, 1 to 50", limit, 10)
+    .action(async (words: string[], options: { limit: number }, command: Command) => {
+      const context = contextOf(command);
+      const q = words.join(" ");
+      const foods = await call(await context.connection(), operations.searchFoods, { query: { q, limit: options.limit } });
+      if (context.json) return printJson(foods);
+      if (foods.length === 0) return printLine(`No food matches "${q}".`);
+      printTable(["id", "food (per 100 g)", ...NUTRIENT_HEAD], foods.map((match) => [match.id, match.name, ...nutrientCells(match.per100g)]));
+    });
+
+  food
+    .command("show")
+    .description("a food with its values per 100 g and its household measures, numbered for `food add --portion`")
+    .argument("<food...>", "the food's id (usda:173944), or words: their best match")
+    .action(async (words: string[], _options: object, command: Command) => {
+      const context = contextOf(command);
+      const connection = await context.connection();
+      const picked = await pickFood(connection, words.join(" "));
+      const shown = await call(connection, operations.getFood, { params: { id: picked.id } });
+      if (context.json) return printJson(shown);
+      const { per100g } = shown;
+      printRecord([
+        ["id", shown.id],
+        ["food", shown.name],
+        ["category", shown.category],
+        ["per 100 g", `${orDash(per100g.kcal, " kcal")} · ${orDash(per100g.proteinG, " g protein")} · ${orDash(per100g.fatG, " g fat")} · ${orDash(per100g.carbsG, " g carbs")} · ${orDash(per100g.fiberG, " g fiber")}`],
+        ["also", `${orDash(per100g.sugarsG, " g sugars")} · ${orDash(per100g.sodiumMg, " mg sodium")}`],
+        ...(shown.caveat ? [["caveat", shown.caveat] as [string, string]] : []),
+      ]);
+      if (shown.portions.length === 0) printLine("No household measures: log it in grams (--portion 150g).");
+      else printTable(["#", "portion", "g"], shown.portions.map((p) => [p.id, `${p.amount} ${p.unit}`, p.grams]));
+      const measure = shown.portions[0]?.id;
+      const measures = measure === undefined ? "" : `, ${measure} (measure #${measure}) or 2x${measure} (two of it)`;
+      printLine(`Log it: fit food add --food ${shown.id} --portion 150g${measures}`);
+    });
+};

@@ -1,0 +1,150 @@
+// `fit` over the food database, as the compiled binary against the whole platform: search by the words people
+// type, a food with its numbered portions, and items logged from a food and a portion (the server's numbers).
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
+import { buildCli, runFit } from "./support/cli.ts";
+import { startSystem, type System } from "./support/system.ts";
+
+const BANANA = "usda:173944"; // Bananas, raw: 89 kcal, 1.09 g protein, 0.33 fat, 22.84 carbs, 2.6 fiber per 100 g; #2 is 1 cup, sliced = 150 g
+const date = "2026-11-20";
+
+let system: System;
+let home: string;
+
+beforeAll(async () => {
+  await buildCli();
+  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+  home = await mkdtemp(join(tmpdir(), "fit-foods-"));
+});
+afterAll(async () => {
+  await system?.stop();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** `fit` as a new account, with the server and key in the environment; `--json` answers parsed. */
+const person = async () => {
+  const { key } = await system.account();
+  const fit = (...args: string[]) => runFit(args, { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
+  const json = async (...args: string[]) => {
+    const run = await fit(...args, "--json");
+    expect(run.stderr, args.join(" ")).toBe("");
+    expect(run.code, args.join(" ")).toBe(0);
+    return JSON.parse(run.stdout);
+  };
+  return { fit, json };
+};
+
+describe("fit food search and show", () => {
+  it("finds a food through a typo, with its values per 100 g, one line each", async () => {
+    const { fit, json } = await person();
+    const search = await fit("food", "search", "banan", "--limit", "3");
+    expect(search.code).toBe(0);
+    const rows = search.stdout.split("\n").filter((line) => line.startsWith("│ usda:"));
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^│ usda:173944 │ Bananas, raw +│ 89 +│ 1\.09 +│ 0\.33 +│ 22\.84 +│ 2\.6 +│$/);
+    expect(search.stdout).toContain("food (per 100 g)");
+    const found = await json("food", "search", "chiken", "brest", "--limit", "1");
+    expect(found).toEqual([expect.objectContaining({ id: expect.stringMatching(/^usda:\d+$/), name: expect.stringMatching(/^Chicken, broilers? or fryers, breast/) })]);
+    expect((await fit("food", "search", "xqzv")).stdout).toBe('No food matches "xqzv".\n');
+    expect(await fit("food", "search", "egg", "--limit", "0")).toMatchObject({ code: 2, stderr: expect.stringContaining("not a whole number from 1 to 50") });
+  });
+
+  it("shows a food's household measures numbered, by id or by words", async () => {
+    const { fit, json } = await person();
+    const shown = await fit("food", "show", BANANA);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/food +│ Bananas, raw/);
+    expect(shown.stdout).toMatch(/per 100 g +│ 89 kcal · 1\.09 g protein · 0\.33 g fat · 22\.84 g carbs · 2\.6 g fiber/);
+    expect(shown.stdout).toMatch(/│ 1 │ 1 cup, mashed +│ 225 │/);
+    expect(shown.stdout).toMatch(/│ 2 │ 1 cup, sliced +│ 150 │/);
+    expect(shown.stdout).toContain(`Log it: fit food add --food ${BANANA} --portion 150g, 1 (measure #1) or 2x1 (two of it)`);
+    expect(await json("food", "show", "bananas", "raw")).toMatchObject({ id: BANANA, portions: expect.arrayContaining([{ id: 2, amount: 1, unit: "cup, sliced", grams: 150 }]) });
+  });
+});
+
+describe("fit food add --food --portion", () => {
+  it("logs grams by id and a counted measure by words; the server's numbers are the food's per 100 g × grams / 100", async () => {
+    const { fit, json } = await person();
+    const byId = await fit("food", "add", "--food", BANANA, "--portion", "150,5 g", "--meal", "breakfast", "--date", date);
+    expect(byId).toMatchObject({ code: 0, stderr: "" });
+    expect(byId.stdout).toBe(`Logged Bananas, raw, 150.5 g: 133.9 kcal, 1.64 g protein, 0.5 g fat, 34.37 g carbs, 3.91 g fiber (breakfast, ${date}) from ${BANANA}\n`);
+
+    const byWords = await fit("food", "add", "--food", "bananas raw", "--portion", "2x2", "--meal", "snack", "--date", date);
+    expect(byWords.code).toBe(0);
+    expect(byWords.stdout).toBe(
+      `Picked ${BANANA} Bananas, raw, the best match for "bananas raw" (others: fit food search)\n` +
+        `Logged Bananas, raw, 2 × cup, sliced (300 g): 267 kcal, 3.27 g protein, 0.99 g fat, 68.52 g carbs, 7.8 g fiber (snack, ${date}) from ${BANANA}\n`,
+    );
+    const counted = await json("food", "add", "banana", "--food", "banan", "--portion", "1", "--count", "2", "--date", date);
+    expect(counted).toMatchObject({ name: "banana", source: BANANA, grams: 450, quantity: 2, unit: "cup, mashed" });
+    const served = await json("food", "add", "--food", BANANA, "--portion", "1 serving", "--date", date);
+    expect(served).toMatchObject({ grams: 126, unit: "NLEA serving" });
+
+    const { per100g } = await json("food", "show", BANANA);
+    const items = await json("food", "list", "--date", date);
+    expect(items.map((item: { grams: number }) => item.grams)).toEqual([150.5, 300, 450, 126]);
+    for (const item of items) {
+      expect(item.source).toBe(BANANA);
+      expect(item.kcal).toBeCloseTo((per100g.kcal * item.grams) / 100, 1);
+      expect(item.fiberG).toBeCloseTo((per100g.fiberG * item.grams) / 100, 2);
+    }
+    const list = await fit("food", "list", "--date", date);
+    expect(list.stdout).toMatch(/│ snack +│ Bananas, raw │ 267 +│ 3\.27 +│ 68\.52 +│ 0\.99 +│ 7\.8 +│ 2 × cup, sliced \(300 g\) +│ usda:173944 │/);
+  });
+
+  it("stores one item when the answer to a write is lost: the retry resends its Idempotency-Key", async () => {
+    const { key } = await system.account();
+    // Passes every request to the platform, but loses the answer to the first write as a restarting gateway would.
+    let posts = 0;
+    const forward = async (method: string, path: string, incoming: IncomingHttpHeaders, body: Buffer, response: ServerResponse) => {
+      const headers = Object.fromEntries(Object.entries(incoming).filter(([name]) => name !== "host" && name !== "content-length")) as Record<string, string>;
+      const answer = await fetch(`${system.url}${path}`, { method, headers, ...(method === "GET" ? {} : { body }) });
+      const text = await answer.text();
+      if (method === "POST" && ++posts === 1) return response.writeHead(503, { "retry-after": "0" }).end();
+      response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
+    };
+    const proxy = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => void forward(request.method ?? "GET", request.url ?? "/", request.headers, Buffer.concat(chunks), response));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const run = await runFit(["food", "add", "--food", "banan", "--portion", "100g", "--date", date, "--json"], { home, env: { FIT_URL: url, FIT_API_KEY: key } });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(posts).toBe(2);
+    const items = await runFit(["food", "list", "--date", date, "--json"], { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
+    expect(JSON.parse(items.stdout)).toEqual([expect.objectContaining({ id: JSON.parse(run.stdout).id, kcal: 89, source: BANANA })]);
+  });
+
+  it("keeps typed items working, with fiber, and shows them without a source", async () => {
+    const { fit, json } = await person();
+    expect((await fit("food", "add", "toast", "--kcal", "80", "--protein", "3", "--fiber", "1,2", "--date", date)).stdout)
+      .toBe(`Logged toast: 80 kcal, 3 g protein (no meal, ${date})\n`);
+    expect(await json("food", "list", "--date", date)).toEqual([expect.objectContaining({ name: "toast", fiberG: 1.2, source: null, grams: null })]);
+    expect((await fit("food", "list", "--date", date)).stdout).toMatch(/│ toast │ 80 +│ 3 +│ – +│ – +│ 1\.2 +│ +│ – +│/);
+  });
+
+  it.each([
+    ["an unknown id", ["--food", "usda:999999999", "--portion", "100g"], 4, "fit: no food usda:999999999\n"],
+    ["words no food has", ["--food", "xqzv", "--portion", "100g"], 4, 'fit: no food matches "xqzv"; try other words, or `fit food search`\n'],
+    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944\n"],
+    ["a portion that is none", ["--food", BANANA, "--portion", "2 cups"], 2, expect.stringContaining("not a portion: grams (150g)")],
+    ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\); for 99 grams write --portion 99g\n$/)],
+    ["too many grams", ["--food", BANANA, "--portion", "6000g"], 2, "fit: portion.grams must be greater than 0 and at most 5000\n"],
+    ["no portion", ["--food", BANANA], 2, expect.stringContaining("fit: --portion is required with --food")],
+    ["a count with grams", ["--food", BANANA, "--portion", "100g", "--count", "2"], 2, "fit: --count goes with a measure's number (--portion 3 --count 2)\n"],
+    ["typed numbers beside a food", ["--food", BANANA, "--portion", "100g", "--kcal", "50"], 2, "fit: --kcal: computed from the food and the portion; leave out\n"],
+    ["a portion without a food", ["apple", "--kcal", "50", "--portion", "100g"], 2, "fit: --portion goes with --food (a food of the database)\n"],
+    ["neither a name nor a food", ["--kcal", "50"], 2, "fit: name what was eaten, or pick a food of the database with --food\n"],
+  ])("refuses %s with a clear message and stores nothing", async (_case, args, code, stderr) => {
+    const { fit, json } = await person();
+    expect(await fit("food", "add", ...args, "--date", date)).toMatchObject({ code, stdout: "", stderr });
+    expect(await json("food", "list", "--date", date)).toEqual([]);
+  });
+});
