@@ -91,10 +91,13 @@ const softText = fc.constantFrom<[string, (t: string) => string]>(
  * Bodies for an operation that takes one: a valid object from the schema, zero to two soft edits, then (when
  * `hard` is drawn, or the caller insists) one edit the contract must refuse.
  */
-export const bodyPlans = (schema: Schema, accountB: string) =>
+/** `accepts`, when given, makes a quarter of the bases ones the contract accepts as they are (its either/or rules too). */
+export const bodyPlans = (schema: Schema, accountB: string, accepts?: (body: unknown) => boolean) =>
   fc
     .record({
-      base: validValue(schema),
+      base: accepts
+        ? fc.oneof({ weight: 1, arbitrary: validValue(schema).filter(accepts) }, { weight: 3, arbitrary: validValue(schema) })
+        : validValue(schema),
       soft: fc.array(softEdit(schema, accountB), { maxLength: 2 }),
       hard: hardEdit(schema),
       text: softText,

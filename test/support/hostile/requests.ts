@@ -150,7 +150,7 @@ const requestFor = (t: Target, ctx: Context) => {
       id: ids,
       fallbackId: fc.uuid(),
       query: hostileQuery(t),
-      body: t.body ? bodyPlans(t.body, ctx.accountB) : t.method === "DELETE" ? deleteBodies.map((p) => () => p) : fc.constant(noBody),
+      body: t.body ? bodyPlans(t.body, ctx.accountB, t.accepts) : t.method === "DELETE" ? deleteBodies.map((p) => () => p) : fc.constant(noBody),
       contentType: contentTypes,
       origin: t.scope ? origins(ctx) : weighted<string | undefined>([6, ctx.origin], [2, undefined], [1, "https://evil.example"], [1, "null"]),
       extra: extraHeaders,

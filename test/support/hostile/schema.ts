@@ -35,6 +35,8 @@ export interface Target {
   /** Which credential alone may call it, when not any holding the scope (the contracts' `credential`). */
   credential?: "session" | "ingest-token";
   body?: Schema;
+  /** Whether the contract accepts a body: what JSON Schema's properties cannot say (an either/or) included. */
+  accepts?: (body: unknown) => boolean;
   query: Parameter[];
 }
 
@@ -71,7 +73,12 @@ const signIn = authRoutes.find((route) => route.path === "/api/auth/sign-in/magi
 
 /** Every operation in the contracts, plus the sign-in route that takes a body from anyone. */
 export const targets: Target[] = [
-  ...operationList.map((op) => fromDocument(op.method, op.path, { scope: op.scope, ...(op.credential ? { credential: op.credential } : {}) })),
+  ...operationList.map((op) =>
+    fromDocument(op.method, op.path, {
+      scope: op.scope,
+      ...(op.credential ? { credential: op.credential } : {}),
+      ...(op.body ? { accepts: (body: unknown) => op.body!.safeParse(body).success } : {}),
+    })),
   fromDocument(signIn.method, signIn.path, {}),
 ];
 
