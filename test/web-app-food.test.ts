@@ -1,15 +1,11 @@
 // The Food page's food database in a real browser (Debian's Chromium driven by Playwright) against the whole
 // platform: a search typed with typos, a food picked from the keyboard, a household measure × 1.5 previewed and
 // logged, 150 g of banana, and the day's items with their computed kcal, fiber and USDA provenance.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
-import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, launchChromium } from "./support/web-app.ts";
+import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
 
 /** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
 const POLL = { timeout: 15_000 };
@@ -27,11 +23,9 @@ const round = (value: number, places: number) => Math.round(value * 10 ** places
 
 describe("the Food page's food database", () => {
   let system: System;
-  let context: BrowserContext;
+  let browser: BrowserWindow | undefined;
   let page: Page;
-  let profile: string;
   const email = "eater@example.com";
-  const cspViolations: string[] = [];
 
   /** A food as the API has it, asked from the page (its session) so the test checks the screen against the API's own numbers. */
   const apiFood = (id: string) => page.evaluate(async (path) => (await fetch(path)).json() as Promise<Food>, `/api/foods/${id}`);
@@ -44,29 +38,14 @@ describe("the Food page's food database", () => {
   beforeAll(async () => {
     ensureWebAppBuilt();
     system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-    profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
-    context = await launchChromium(profile);
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 860 });
-    page.on("console", (message) => {
-      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    const link = await printedLink(email, async () => {
-      const asked = await fetch(`${system.url}/api/auth/sign-in/magic-link`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: system.url },
-        body: JSON.stringify({ email, callbackURL: "/" }),
-      });
-      expect(asked.status).toBe(200);
-    });
-    await page.goto(link);
-    await page.getByRole("heading", { name: "Home" }).waitFor();
+    browser = await openBrowserWindow();
+    page = browser.page;
+    await signInOnPage(page, system.url, email);
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await system?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it("keeps the first load under 150 KB compressed with the search on the Food page", () => {
@@ -141,6 +120,6 @@ describe("the Food page's food database", () => {
     await expect.poll(() => page.getByTestId("day-total").textContent(), POLL).toContain(`${Math.round(kcal + bananaKcal)} kcal`);
     expect(await page.getByTestId("day-macros").textContent()).toContain(`${Math.round((fiber ?? 0) + bananaFiber)} g fiber`);
     await expectNoSeriousViolations(page, "food day");
-    expect(cspViolations).toEqual([]);
+    expect(browser?.cspViolations).toEqual([]);
   });
 });

@@ -2,18 +2,15 @@
 // platform, its coach on a local stand-in of an OpenAI-compatible model: workouts imported from two files and
 // opened on their route, described, edited and deleted; a chat with the coach that survives a reload and says
 // plainly when the model fails; a meal described, corrected in its preview and logged.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeOpenAi, type ChatRequest, type FakeBehaviour, type FakeOpenAi } from "@fit/testing";
 import { makeGpx, makeTcx, type TrackPoint } from "../services/workouts/test/support/activity-files.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { requestKind } from "./support/coach-model-requests.ts";
-import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, launchChromium } from "./support/web-app.ts";
+import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
 
 /** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
 const POLL = { timeout: 15_000 };
@@ -55,11 +52,9 @@ const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "
 describe("the web app's workouts, coach and meal screens", () => {
   let fake: FakeOpenAi;
   let system: System;
-  let context: BrowserContext;
+  let browser: BrowserWindow | undefined;
   let page: Page;
-  let profile: string;
   const email = "athlete@example.com";
-  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     ensureWebAppBuilt();
@@ -70,30 +65,15 @@ describe("the web app's workouts, coach and meal screens", () => {
       natsUrl: inject("natsUrl"),
       env: { COACH_MODEL_URL: fake.url, COACH_MODEL: "fake-coach-model", COACH_MODEL_RETRIES: "0", COACH_MODEL_TIMEOUT_MS: "5000" },
     });
-    profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
-    context = await launchChromium(profile);
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 860 });
-    page.on("console", (message) => {
-      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    const link = await printedLink(email, async () => {
-      const asked = await fetch(`${system.url}/api/auth/sign-in/magic-link`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: system.url },
-        body: JSON.stringify({ email, callbackURL: "/" }),
-      });
-      expect(asked.status).toBe(200);
-    });
-    await page.goto(link);
-    await page.getByRole("heading", { name: "Home" }).waitFor();
+    browser = await openBrowserWindow();
+    page = browser.page;
+    await signInOnPage(page, system.url, email);
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await system?.stop();
     await fake?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it("keeps the new screens out of the first load", () => {
@@ -237,6 +217,6 @@ describe("the web app's workouts, coach and meal screens", () => {
   });
 
   it("ran without a Content-Security-Policy violation", () => {
-    expect(cspViolations).toEqual([]);
+    expect(browser?.cspViolations).toEqual([]);
   });
 });

@@ -2,16 +2,16 @@
 // through the printed magic link, logging and editing, the dashboard following, an API key created in Settings
 // and used from outside, and the layout at desktop and phone width compared with a recorded baseline.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { printedLink } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, launchChromium } from "./support/web-app.ts";
+import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, type BrowserWindow } from "./support/web-app.ts";
 
 const BUDGET_BYTES = 150 * 1024;
 const LAYOUT_BASELINE = new URL("./web-app-layout.json", import.meta.url);
@@ -82,30 +82,22 @@ const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "
 
 describe("the web app", () => {
   let system: System;
-  let context: BrowserContext;
+  let browser: BrowserWindow | undefined;
   let page: Page;
-  let profile: string;
   // This file has a database of its own, so the README's screenshots can show a plain address.
   const email = "you@example.com";
-  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     ensureWebAppBuilt();
     system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-    profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
-    context = await launchChromium(profile);
-    page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize(DESKTOP);
-    page.on("console", (message) => {
-      if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    browser = await openBrowserWindow();
+    page = browser.page;
   });
 
   afterAll(async () => {
     if (recording) writeFileSync(LAYOUT_BASELINE, `${JSON.stringify({ ...baseline(), ...recorded }, null, 2)}\n`);
-    await context?.close();
+    await browser?.close();
     await system?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it("loads less than 150 KB of JavaScript, compressed, on first load", () => {
@@ -523,6 +515,6 @@ describe("the web app", () => {
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await page.reload();
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
-    expect(cspViolations).toEqual([]);
+    expect(browser?.cspViolations).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 // What the browser test needs before it starts: the web app built (when its build is missing or older than its
 // sources) and Debian's Chromium (installed with apt when missing; a test never downloads a browser).
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { printedLink } from "./sign-in.ts";
 
 const APP = fileURLToPath(new URL("../../apps/web/", import.meta.url));
 const WEB_APP_DIST = join(APP, "dist");
@@ -51,4 +53,44 @@ export const launchChromium = async (profileDir: string): Promise<BrowserContext
       "--disable-component-update", "--disable-sync",
     ],
   });
+};
+
+/** A browser test's window: a fresh profile, one page at desktop size, and the Content-Security-Policy reports it logs. */
+export interface BrowserWindow {
+  page: Page;
+  cspViolations: string[];
+  close(): Promise<void>;
+}
+
+export const openBrowserWindow = async (): Promise<BrowserWindow> => {
+  const profile = mkdtempSync(join(tmpdir(), "fit-chromium-"));
+  const context = await launchChromium(profile);
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.setViewportSize({ width: 1280, height: 860 });
+  const cspViolations: string[] = [];
+  page.on("console", (message) => {
+    if (/content security policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  return {
+    page,
+    cspViolations,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Signs `email` in on `page` as a person would: asks for a link, follows the one the platform printed, lands on Home. */
+export const signInOnPage = async (page: Page, baseUrl: string, email: string) => {
+  const link = await printedLink(email, async () => {
+    const asked = await fetch(`${baseUrl}/api/auth/sign-in/magic-link`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseUrl },
+      body: JSON.stringify({ email, callbackURL: "/" }),
+    });
+    if (asked.status !== 200) throw new Error(`asking for a sign-in link answered ${asked.status}`);
+  });
+  await page.goto(link);
+  await page.getByRole("heading", { name: "Home" }).waitFor();
 };
