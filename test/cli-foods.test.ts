@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { buildCli, runFit } from "./support/cli.ts";
+import { buildCli, fitAs, runFit } from "./support/cli.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 const BANANA = "usda:173944"; // Bananas, raw: 89 kcal, 1.09 g protein, 0.33 fat, 22.84 carbs, 2.6 fiber per 100 g; #2 is 1 cup, sliced = 150 g
@@ -28,14 +28,7 @@ afterAll(async () => {
 /** `fit` as a new account, with the server and key in the environment; `--json` answers parsed. */
 const person = async () => {
   const { key } = await system.account();
-  const fit = (...args: string[]) => runFit(args, { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
-  const json = async (...args: string[]) => {
-    const run = await fit(...args, "--json");
-    expect(run.stderr, args.join(" ")).toBe("");
-    expect(run.code, args.join(" ")).toBe(0);
-    return JSON.parse(run.stdout);
-  };
-  return { fit, json };
+  return fitAs(system.url, key, home);
 };
 
 describe("fit food search and show", () => {

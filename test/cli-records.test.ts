@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitBinary, runFit } from "./support/cli.ts";
+import { buildCli, fitAs, fitBinary, runFit } from "./support/cli.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -27,14 +27,7 @@ afterAll(async () => {
 /** `fit` as a new account, with the server and key in the environment; `--json` answers parsed. */
 const person = async () => {
   const { key } = await system.account();
-  const fit = (...args: string[]) => runFit(args, { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
-  const json = async (...args: string[]) => {
-    const run = await fit(...args, "--json");
-    expect(run.stderr, args.join(" ")).toBe("");
-    expect(run.code).toBe(0);
-    return JSON.parse(run.stdout);
-  };
-  return { fit, json, api: client(system.url, key) };
+  return { ...fitAs(system.url, key, home), api: client(system.url, key) };
 };
 
 const strength = {

@@ -2,6 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { expect } from "vitest";
 
 const cliFolder = fileURLToPath(new URL("../../apps/cli/", import.meta.url));
 
@@ -46,3 +47,15 @@ export const runFit = (args: string[], options: FitOptions) =>
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? "");
   });
+
+/** `fit` as one person (the server and key in its environment); `json` runs a command with `--json` that must succeed. */
+export const fitAs = (url: string, key: string, home: string) => {
+  const fit = (...args: string[]) => runFit(args, { home, env: { FIT_URL: url, FIT_API_KEY: key } });
+  const json = async (...args: string[]) => {
+    const run = await fit(...args, "--json");
+    expect(run.stderr, args.join(" ")).toBe("");
+    expect(run.code, args.join(" ")).toBe(0);
+    return JSON.parse(run.stdout);
+  };
+  return { fit, json };
+};
