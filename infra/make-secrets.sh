@@ -17,7 +17,9 @@ if [ ! -e "$env_file" ]; then
     {
       echo "POSTGRES_PASSWORD=$(openssl rand -hex 16)"
       for s in "${services[@]}"; do echo "POSTGRES_PASSWORD_$s=$(openssl rand -hex 16)"; done
-      for s in "${services[@]}"; do echo "NATS_PASSWORD_$s=$(openssl rand -hex 16)"; done
+      # NATS reads a $VARIABLE in its configuration as a configuration value, so one that starts with a digit is
+      # lexed as a number and the server refuses to start: the leading letter keeps every password a string.
+      for s in "${services[@]}"; do echo "NATS_PASSWORD_$s=n$(openssl rand -hex 16)"; done
       echo "INTERNAL_ASSERTION_SECRET=$(openssl rand -hex 32)"
       echo "BETTER_AUTH_SECRET=$(openssl rand -hex 32)"
     } >"$env_file"
