@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { day, number, oneOf, onlyGiven } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { addDeleteCommand } from "./delete-by-id.ts";
 import { CliError, exitCodes } from "../exit.ts";
 import { portion, PORTION_HELP, withCount } from "../food-portion.ts";
 import { foodDatabaseCommands, pickFood } from "./foods.ts";
@@ -171,16 +172,7 @@ export const foodCommands = (program: Command): void => {
       printLine(`Saved ${itemLine(item)}`);
     });
 
-  food
-    .command("delete")
-    .description("delete a food item by its id")
-    .argument("<id>", "the item's id")
-    .action(async (id: string, _options: object, command: Command) => {
-      const context = contextOf(command);
-      const ack = await call(await context.connection(), operations.deleteFoodItem, { params: { id } });
-      if (context.json) return printJson(ack);
-      printLine(`Deleted food item ${id}`);
-    });
+  addDeleteCommand(food, "food item", operations.deleteFoodItem);
 
   program
     .command("today")

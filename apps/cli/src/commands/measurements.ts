@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { instant, number, oneOf } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
 import { localTime, printJson, printLine, printMore, printTable } from "../output.ts";
 
@@ -50,14 +51,5 @@ export const measurementsCommands = (program: Command): void => {
       printMore(page.nextCursor);
     });
 
-  measurements
-    .command("delete")
-    .description("delete a measurement by its id")
-    .argument("<id>", "the measurement's id")
-    .action(async (id: string, _options: object, command: Command) => {
-      const context = contextOf(command);
-      const ack = await call(await context.connection(), operations.deleteMeasurement, { params: { id } });
-      if (context.json) return printJson(ack);
-      printLine(`Deleted measurement ${id}`);
-    });
+  addDeleteCommand(measurements, "measurement", operations.deleteMeasurement);
 };

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { instant, number } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
 import { localTime, orDash, printJson, printLine, printMore, printTable } from "../output.ts";
 
@@ -58,14 +59,5 @@ export const weightCommands = (program: Command): void => {
       printMore(page.nextCursor);
     });
 
-  weight
-    .command("delete")
-    .description("delete a weigh-in by its id (as `weight add` or `weight list` print it)")
-    .argument("<id>", "the weigh-in's id")
-    .action(async (id: string, _options: object, command: Command) => {
-      const context = contextOf(command);
-      const ack = await call(await context.connection(), operations.deleteWeight, { params: { id } });
-      if (context.json) return printJson(ack);
-      printLine(`Deleted weigh-in ${id}`);
-    });
+  addDeleteCommand(weight, "weigh-in", operations.deleteWeight, "delete a weigh-in by its id (as `weight add` or `weight list` print it)");
 };

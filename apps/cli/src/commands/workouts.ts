@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { day, instant, number, oneOf, onlyGiven, seconds } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
 import { duration, km, localDay, localTime, orDash, printJson, printLine, printMore, printRecord, printTable } from "../output.ts";
 
@@ -141,14 +142,5 @@ export const workoutsCommands = (program: Command): void => {
       printLine(`Saved ${workoutLine(workout)} — "${workout.summary}" (id ${workout.id})`);
     });
 
-  workouts
-    .command("delete")
-    .description("delete a workout by its id")
-    .argument("<id>", "the workout's id")
-    .action(async (id: string, _options: object, command: Command) => {
-      const context = contextOf(command);
-      const ack = await call(await context.connection(), operations.deleteWorkout, { params: { id } });
-      if (context.json) return printJson(ack);
-      printLine(`Deleted workout ${id}`);
-    });
+  addDeleteCommand(workouts, "workout", operations.deleteWorkout);
 };
