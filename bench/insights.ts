@@ -35,12 +35,15 @@ const DAYS = 84;
 const CHANGE_DAY = 42;
 const START = "2026-01-05";
 const KCAL_PER_KG_TRUE = 7700;
-/** Targets of issue 38, by checkpoint; null where the issue sets none. */
+/**
+ * Targets of issue 38 by checkpoint (median error where the issue sets one; coverage and trend on its three rows).
+ * Day 56, two weeks after the change, is shown for what it tells and checked against nothing.
+ */
 const CHECKPOINTS = [
-  { days: 21, medianKcal: 150 },
-  { days: 42, medianKcal: 100 },
-  { days: 56, medianKcal: null },
-  { days: 84, medianKcal: null },
+  { days: 21, medianKcal: 150, checked: true },
+  { days: 42, medianKcal: 100, checked: true },
+  { days: 56, medianKcal: null, checked: false },
+  { days: 84, medianKcal: null, checked: true },
 ] as const;
 const COVERAGE_TARGET = 0.8;
 const TREND_TARGET_KG = 0.3;
@@ -112,10 +115,11 @@ function simulate(random: ReturnType<typeof generator>): Person {
 const random = generator(Number(values.seed));
 const population = Array.from({ length: people }, () => simulate(random));
 
-const rows = CHECKPOINTS.map(({ days, medianKcal }) => {
+const rows = CHECKPOINTS.map(({ days, medianKcal, checked }) => {
   const asOf = addDays(START, days - 1);
   const errors: number[] = [];
   const trendErrors: number[] = [];
+  const widths: number[] = [];
   let covered = 0;
   for (const person of population) {
     const readings = person.readings.filter((reading) => reading.date <= asOf);
@@ -125,21 +129,23 @@ const rows = CHECKPOINTS.map(({ days, medianKcal }) => {
     const estimate = estimateExpenditure({ trend, intake: person.intake.filter((day) => day.date <= asOf), profile: person.profile, latestKg: last.kg, asOf })!;
     const truth = person.trueKcal[days - 1]!;
     errors.push(Math.abs(estimate.kcal - truth));
+    widths.push(estimate.high - estimate.low);
     if (truth >= estimate.low && truth <= estimate.high) covered++;
   }
-  return { days, medianKcal, median: median(errors), p90: percentile(errors, 90), coverage: covered / people, trend: median(trendErrors) };
+  return { days, medianKcal, checked, median: median(errors), p90: percentile(errors, 90), coverage: covered / people, width: median(widths), trend: median(trendErrors) };
 });
 
-const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+const meets = (row: (typeof rows)[number]) => (row.medianKcal === null || row.median <= row.medianKcal) && row.coverage >= COVERAGE_TARGET && row.trend <= TREND_TARGET_KG;
 console.log(`insights accuracy: ${people} simulated people, seed ${values.seed}, true expenditure ${values.truth === "profile" ? "= formula × e^N(0, 0.12)" : "uniform, unrelated to the profile"} (1 800–3 400 kcal), ` +
   `logging error ${underLog === 0 ? "uniform ±15 %, zero-mean" : `uniform ±15 % around −${underLog * 100} % (under-logging)`}, 20 % of days not counted, ` +
   `water noise σ 0.5–0.9 kg, expenditure ±150–400 kcal from day ${CHANGE_DAY + 1}, a week without weigh-ins`);
 console.log(table([
-  ["days", "median |err| kcal", "target", "p90 |err| kcal", "true in [low, high]", "target", "trend median |err| kg", "target", "verdict"],
-  ...rows.map((row) => {
-    const ok = (row.medianKcal === null || row.median <= row.medianKcal) && row.coverage >= COVERAGE_TARGET && row.trend <= TREND_TARGET_KG;
-    return [row.days, fixed(row.median, 0), row.medianKcal === null ? "—" : `≤ ${row.medianKcal}`, fixed(row.p90, 0), `${fixed(row.coverage * 100, 0)} %`, `≥ ${COVERAGE_TARGET * 100} %`, fixed(row.trend, 2), `≤ ${TREND_TARGET_KG}`, verdict(ok)];
-  }),
+  ["days", "median |err| kcal", "target", "p90 |err| kcal", "true in [low, high]", "target", "median high − low", "trend median |err| kg", "target", "verdict"],
+  ...rows.map((row) => [
+    row.days, fixed(row.median, 0), row.medianKcal === null ? "—" : `≤ ${row.medianKcal}`, fixed(row.p90, 0), `${fixed(row.coverage * 100, 0)} %`,
+    row.checked ? `≥ ${COVERAGE_TARGET * 100} %` : "—", fixed(row.width, 0), fixed(row.trend, 2), row.checked ? `≤ ${TREND_TARGET_KG}` : "—",
+    row.checked ? (meets(row) ? "PASS" : "MISS") : "2 weeks after the change, no target",
+  ]),
 ]));
-const missed = rows.some((row) => (row.medianKcal !== null && row.median > row.medianKcal) || row.coverage < COVERAGE_TARGET || row.trend > TREND_TARGET_KG);
-if (values.check && missed) process.exit(1);
+if (underLog > 0) console.log(`Under-logging moves the estimate by about the share not logged: expenditure is measured in the calories the log shows, which is what a target set from it needs.`);
+if (values.check && rows.some((row) => row.checked && !meets(row))) process.exit(1);

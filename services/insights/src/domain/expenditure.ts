@@ -45,12 +45,12 @@ export function formulaExpenditure(profile: Profile, kg: number, asOf: string): 
 
 /** Days before `asOf` the estimate looks at; older data has long stopped mattering (EXPENDITURE_DRIFT_KCAL). */
 export const EXPENDITURE_WINDOW_DAYS = 120;
-/** SD of a day's change of true expenditure: lets the estimate follow a new job, sport or a lower weight. */
-const EXPENDITURE_DRIFT_KCAL = 20;
+/** SD of a day's drift of true expenditure (a lower weight burns less; seasons); steps are CHANGE_SD_KCAL. */
+const EXPENDITURE_DRIFT_KCAL = 10;
 /** Relative SD of a counted day's logged kcal around what was eaten (portion guesses, labels). */
 const LOGGED_INTAKE_RELATIVE_SD = 0.1;
 /** SD of a day's change of true weight that intake does not explain (glycogen, not water on the scale). */
-const UNEXPLAINED_WEIGHT_SD_KG = 0.05;
+const UNEXPLAINED_WEIGHT_SD_KG = 0.02;
 /** The range is the estimate ± this many SDs: 90 % of a normal distribution. */
 const RANGE_Z = 1.645;
 /** Fewer counted days than this and the answer is still mostly the formula's. */
@@ -83,41 +83,96 @@ export function estimateExpenditure(input: { trend: TrendPoint[]; intake: Intake
   const loggedKcal = [...counted.values()];
   const meanKcal = loggedKcal.reduce((sum, kcal) => sum + kcal, 0) / loggedKcal.length;
   const spreadKcal = loggedKcal.reduce((sum, kcal) => sum + (kcal - meanKcal) ** 2, 0) / Math.max(1, loggedKcal.length - 1);
-  // A day not counted was eaten all the same: as much as a usual counted day, give or take their spread.
-  const uncountedVariance = spreadKcal + (LOGGED_INTAKE_RELATIVE_SD * meanKcal) ** 2;
-  const r = readingSdKg(points) ** 2;
-  const first = Math.min(...readings.keys());
+  const days: BalanceDays = {
+    readings, counted, meanKcal, asOfDay,
+    // A day not counted was eaten all the same: as much as a usual counted day, give or take their spread.
+    uncountedVariance: spreadKcal,
+    readingVariance: readingSdKg(points) ** 2,
+    first: Math.min(...readings.keys()),
+  };
+  // Bayesian model averaging over how far the formula may be off and whether (and in which week) expenditure
+  // changed: each model's filter is exact for its assumptions, and the readings weigh the models by how well
+  // each predicted them.
+  const fits = balanceModels(days).map((model) => ({ model, fit: filterBalance(days, prior.kcal, prior.sd * model.priorSdScale, model.changeDay) }));
+  const best = Math.max(...fits.map(({ fit }) => fit.logLikelihood));
+  const weights = fits.map(({ model, fit }) => model.weight * Math.exp(fit.logLikelihood - best));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const mean = fits.reduce((sum, { fit }, i) => sum + (weights[i]! / total) * fit.kcal, 0);
+  const variance = fits.reduce((sum, { fit }, i) => sum + (weights[i]! / total) * (fit.variance + (fit.kcal - mean) ** 2), 0);
+  const span = asOfDay - days.first + 1;
+  return describe(mean, Math.sqrt(variance), counted.size, `energy balance (${KCAL_PER_KG} kcal/kg) over ${span} days, ${counted.size} counted, starting from ${formulaMethod}`);
+}
 
-  // State: true weight w (kg) and expenditure e (kcal/day), covariance [var w, cov, var e].
-  let w = readings.get(first)!;
-  let e = prior.kcal;
-  let p: [number, number, number] = [r, 0, prior.sd ** 2];
-  for (let day = first; ; day++) {
-    const reading = readings.get(day);
+/** Prior weights of the formula being right to its SD or far off (its SD ×3: an athlete who said "light"). */
+const PRIOR_SD_SCALES = [{ scale: 1, weight: 0.75 }, { scale: 3, weight: 0.25 }] as const;
+/** Chance that expenditure changes in a given week (a new job, a sport, an injury), and by how much (SD). */
+const WEEKLY_CHANGE_PROBABILITY = 0.04;
+const CHANGE_SD_KCAL = 300;
+/** A change is looked for on every 7th day from this long after the first reading to this long before `asOf`. */
+const CHANGE_MARGIN_DAYS = 7;
+
+function balanceModels(days: BalanceDays) {
+  const changeDays: (number | null)[] = [null];
+  for (let day = days.asOfDay - CHANGE_MARGIN_DAYS; day >= days.first + CHANGE_MARGIN_DAYS; day -= 7) changeDays.push(day);
+  return PRIOR_SD_SCALES.flatMap(({ scale, weight }) =>
+    changeDays.map((changeDay) => ({
+      priorSdScale: scale,
+      changeDay,
+      weight: weight * (changeDay === null ? Math.max(0.5, 1 - WEEKLY_CHANGE_PROBABILITY * (changeDays.length - 1)) : WEEKLY_CHANGE_PROBABILITY),
+    })),
+  );
+}
+
+interface BalanceDays {
+  readings: Map<number, number>;
+  counted: Map<number, number>;
+  meanKcal: number;
+  uncountedVariance: number;
+  readingVariance: number;
+  first: number;
+  asOfDay: number;
+}
+
+/** What nothing is known of the weight before the first reading is taken to be (its variance, kg²). */
+const UNKNOWN_WEIGHT_VARIANCE = 1e4;
+
+/**
+ * Kalman filter on (true weight w, expenditure e) from the first reading to `asOfDay`: e's estimate and variance
+ * on that day and the log-likelihood of the readings under the model (the first reading's excepted: it only
+ * places the weight).
+ */
+function filterBalance(days: BalanceDays, priorKcal: number, priorSd: number, changeDay: number | null) {
+  const r = days.readingVariance;
+  const k = 1 / KCAL_PER_KG;
+  let w = days.readings.get(days.first)!;
+  let e = priorKcal;
+  // Covariance [var w, cov, var e].
+  let p: [number, number, number] = [UNKNOWN_WEIGHT_VARIANCE, 0, priorSd ** 2];
+  let logLikelihood = 0;
+  for (let day = days.first; ; day++) {
+    const reading = days.readings.get(day);
     if (reading !== undefined) {
       const s = p[0] + r;
       const gainW = p[0] / s;
       const gainE = p[1] / s;
       const innovation = reading - w;
+      if (day !== days.first) logLikelihood -= 0.5 * (Math.log(2 * Math.PI * s) + (innovation * innovation) / s);
       w += gainW * innovation;
       e += gainE * innovation;
       p = [p[0] - gainW * p[0], p[1] - gainW * p[1], p[2] - gainE * p[1]];
     }
-    if (day === asOfDay) break;
+    if (day === days.asOfDay) break;
     // Tomorrow morning's weight = today's + (today's intake − expenditure) / KCAL_PER_KG.
-    const logged = counted.get(day);
-    const intake = logged ?? meanKcal;
-    const intakeVariance = logged === undefined ? uncountedVariance : (LOGGED_INTAKE_RELATIVE_SD * logged) ** 2;
-    const k = 1 / KCAL_PER_KG;
-    w += (intake - e) * k;
+    const logged = days.counted.get(day);
+    const intakeVariance = logged === undefined ? days.uncountedVariance : (LOGGED_INTAKE_RELATIVE_SD * logged) ** 2;
+    w += ((logged ?? days.meanKcal) - e) * k;
     p = [
       p[0] - 2 * k * p[1] + k * k * p[2] + UNEXPLAINED_WEIGHT_SD_KG ** 2 + intakeVariance * k * k,
       p[1] - k * p[2],
-      p[2] + EXPENDITURE_DRIFT_KCAL ** 2,
+      p[2] + EXPENDITURE_DRIFT_KCAL ** 2 + (day === changeDay ? CHANGE_SD_KCAL ** 2 : 0),
     ];
   }
-  const span = asOfDay - first + 1;
-  return describe(e, Math.sqrt(p[2]), counted.size, `energy balance (${KCAL_PER_KG} kcal/kg) over ${span} days, ${counted.size} counted, starting from ${formulaMethod}`);
+  return { kcal: e, variance: p[2], logLikelihood };
 }
 
 function describe(kcal: number, sd: number, daysCounted: number, method: string): Expenditure {
