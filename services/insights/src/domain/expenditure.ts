@@ -10,12 +10,12 @@ export const KCAL_PER_KG = 7700;
 export interface IntakeDay { date: string; kcal: number; counted: boolean }
 export type ActivityLevel = "sedentary" | "light" | "moderate" | "active" | "very_active";
 export interface Profile { heightCm?: number; birthYear?: number; sex?: "female" | "male"; activityLevel?: ActivityLevel }
-export type Confidence = "formula" | "low" | "medium" | "high";
+type Confidence = "formula" | "low" | "medium" | "high";
 /** kcal a day, with the 90 % range [low, high] and the counted days it rests on. */
 export interface Expenditure { kcal: number; low: number; high: number; confidence: Confidence; daysCounted: number; method: string }
 
 /** Multipliers of the resting rate (the usual Harris–Benedict/Mifflin activity factors). */
-export const ACTIVITY_FACTORS: Record<ActivityLevel, number> = { sedentary: 1.2, light: 1.375, moderate: 1.55, active: 1.725, very_active: 1.9 };
+const ACTIVITY_FACTORS: Record<ActivityLevel, number> = { sedentary: 1.2, light: 1.375, moderate: 1.55, active: 1.725, very_active: 1.9 };
 
 /** Mifflin–St Jeor's constant by sex; without a sex, their mean. */
 const SEX_CONSTANT = { female: -161, male: 5, unknown: -78 } as const;
@@ -44,7 +44,7 @@ export function formulaExpenditure(profile: Profile, kg: number, asOf: string): 
 }
 
 /** Days before `asOf` the estimate looks at; older data has long stopped mattering (EXPENDITURE_DRIFT_KCAL). */
-export const EXPENDITURE_WINDOW_DAYS = 120;
+const EXPENDITURE_WINDOW_DAYS = 120;
 /** SD of a day's drift of true expenditure (a lower weight burns less; seasons); steps are CHANGE_SD_KCAL. */
 const EXPENDITURE_DRIFT_KCAL = 10;
 /** Relative SD of a counted day's logged kcal around what was eaten (portion guesses, labels). */

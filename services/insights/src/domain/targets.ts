@@ -2,22 +2,21 @@
 // (docs/decisions/0068).
 import { addDays, dayNumber } from "./calendar.ts";
 import { KCAL_PER_KG, type Expenditure, type Profile } from "./expenditure.ts";
+import { AT_GOAL_KG } from "./trend.ts";
 
 export interface SuggestedTargets { dailyKcal: number; dailyProteinG: number; weeklyRateKg: number; reachable: boolean; reason: string | null }
 
 /** Least daily intake suggested, by sex (the usual clinical floors; without a sex, the higher one). */
-export const MIN_DAILY_KCAL = { female: 1200, male: 1500, unknown: 1500 } as const;
+const MIN_DAILY_KCAL = { female: 1200, male: 1500, unknown: 1500 } as const;
 /** Fastest suggested loss and gain per week, as a share of body weight. */
-export const MAX_WEEKLY_LOSS_SHARE = 0.01;
-export const MAX_WEEKLY_GAIN_SHARE = 0.005;
+const MAX_WEEKLY_LOSS_SHARE = 0.01;
+const MAX_WEEKLY_GAIN_SHARE = 0.005;
 /** Pace suggested when there is no target date: half the fastest. */
 const UNDATED_SHARE_OF_MAX = 0.5;
 /** Protein per kg of reference weight a day: where muscle retention and gain plateau (Morton et al. 2018, 1.6 g/kg). */
-export const PROTEIN_G_PER_KG = 1.6;
+const PROTEIN_G_PER_KG = 1.6;
 /** Protein is per kg of the weight at this BMI when heavier: fat mass needs no protein. */
 const PROTEIN_REFERENCE_BMI = 25;
-/** Nearer the goal than this, the target is to hold the weight. */
-const AT_GOAL_KG = 0.25;
 
 const round10 = (kcal: number) => Math.round(kcal / 10) * 10;
 const kg1 = (kg: number) => (Math.round(kg * 10) / 10).toFixed(1);
@@ -33,6 +32,7 @@ export function suggestTargets(input: { expenditure: Expenditure; trendKg: numbe
   const proteinG = dailyProteinG(trendKg, profile);
   const distance = goalKg - trendKg;
   const hold = (reason: string | null) => ({ dailyKcal: round10(expenditure.kcal), dailyProteinG: proteinG, weeklyRateKg: 0, reachable: reason === null, reason });
+  // At the goal by the goal date's own measure, the target is to hold the weight.
   if (Math.abs(distance) <= AT_GOAL_KG) return hold(null);
 
   const losing = distance < 0;

@@ -7,7 +7,7 @@ export interface Reading { date: string; kg: number }
 /** A calendar day of the trend; `kg` is that day's reading, null on a day without one. */
 export interface TrendPoint { date: string; trendKg: number; kg: number | null }
 
-export interface TrendOptions {
+interface TrendOptions {
   /** SD of a reading around the true weight (water, salt, gut content); estimated from the readings when absent. */
   readingSdKg?: number;
   /** SD of a day's change of the true weight that the slope does not explain. */
@@ -17,7 +17,7 @@ export interface TrendOptions {
 }
 
 /** Defaults of TrendOptions, tuned on `pnpm bench:insights` (ADR 0068). */
-export const TREND_DEFAULTS = { levelSdKg: 0.05, slopeSdKg: 0.004 } as const;
+const TREND_DEFAULTS = { levelSdKg: 0.05, slopeSdKg: 0.004 } as const;
 
 /** What a reading's SD is taken to be before there are enough consecutive days to measure it. */
 const DEFAULT_READING_SD_KG = 0.7;
@@ -120,7 +120,7 @@ export function trendSeries(readings: Reading[], opts: TrendOptions = {}): Trend
 }
 
 /** The window of the weekly rate: the trend's change over the last 14 days, or over what there is of them. */
-export const RATE_WINDOW_DAYS = 14;
+const RATE_WINDOW_DAYS = 14;
 /** Below this span the trend's slope is mostly noise, so there is no rate. */
 const MIN_RATE_WINDOW_DAYS = 7;
 
@@ -141,7 +141,7 @@ export function weeklyRate(trend: TrendPoint[], asOf: string): { kgPerWeek: numb
 }
 
 /** Within this distance of the goal the trend has reached it (the trend's own uncertainty is about as large). */
-const AT_GOAL_KG = 0.25;
+export const AT_GOAL_KG = 0.25;
 /** A slower rate is no movement: the date would be years away and meaningless. */
 const MIN_RATE_KG_PER_WEEK = 0.02;
 /** Farther than this, a goal date is not a forecast anyone should read. */
