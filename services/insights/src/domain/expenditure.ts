@@ -44,7 +44,7 @@ export function formulaExpenditure(profile: Profile, kg: number, asOf: string): 
 }
 
 /** Days before `asOf` the estimate looks at; older data has long stopped mattering (EXPENDITURE_DRIFT_KCAL). */
-const EXPENDITURE_WINDOW_DAYS = 120;
+export const EXPENDITURE_WINDOW_DAYS = 120;
 /** SD of a day's drift of true expenditure (a lower weight burns less; seasons); steps are CHANGE_SD_KCAL. */
 const EXPENDITURE_DRIFT_KCAL = 10;
 /** Relative SD of a counted day's logged kcal around what was eaten (portion guesses, labels). */
