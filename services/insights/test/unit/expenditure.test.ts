@@ -65,6 +65,15 @@ describe("expenditure", () => {
     expect(estimate.daysCounted).toBe(counted.length);
   });
 
+  it("leaves a formula far off behind within three weeks, its range holding the truth", () => {
+    // The formula says 2 680 kcal; the weight holds steady on 3 800 kcal a day.
+    const days = range(0, 20);
+    const readings = readingsOn(days, (day) => 80 + (day % 2 === 0 ? 0.5 : -0.5));
+    const estimate = estimateExpenditure({ trend: trendSeries(readings), intake: intakeOn(days, () => 3800), profile: MAN, latestKg: 80, asOf: addDays(START, 20) })!;
+    expect(estimate.kcal).toBeGreaterThan(3500);
+    expect(estimate.high).toBeGreaterThanOrEqual(3800);
+  });
+
   it("uses nothing after the date asked", () => {
     const person = steadyPerson(56, 2000, 0.5 / 7);
     const asOf = addDays(START, 41);
