@@ -25,6 +25,8 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
   return id;
 };
 
+const RECIPE = { name: "banana bowl", servings: 2, ingredients: [{ foodId: "usda:173944", portion: { grams: 240 } }] };
+
 /** The account whose data the matrix acts on, through each of its credentials. */
 interface Owner {
   email: string;
@@ -47,6 +49,14 @@ const resources = {
   foodItem: {
     create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: DAY, name: "oats", kcal: 380, proteinG: 13 })),
     read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${DAY}`)).body.find((i: { id: string }) => i.id === id),
+  },
+  customFood: {
+    create: (o: Owner) => created(o.api.post("/api/custom-foods", { name: "skyr", per: "100g", kcal: 63, proteinG: 11 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/custom-foods/${id}`)).body,
+  },
+  recipe: {
+    create: (o: Owner) => created(o.api.post("/api/recipes", RECIPE)),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/recipes/${id}`)).body,
   },
   workout: {
     create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
@@ -90,6 +100,16 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
   searchFoods: { sample: () => ({ path: "/api/foods?q=banana" }) },
   getFood: { sample: () => ({ path: "/api/foods/usda:173944" }) },
+  listCustomFoods: { sample: () => ({ path: "/api/custom-foods" }) },
+  createCustomFood: { sample: () => ({ path: "/api/custom-foods", body: { name: "rye bread", per: "serving", servingG: 35, kcal: 90, proteinG: 3 } }) },
+  getCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}` }) },
+  editCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}`, body: { kcal: 70 } }) },
+  deleteCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}` }) },
+  listRecipes: { sample: () => ({ path: "/api/recipes" }) },
+  createRecipe: { sample: () => ({ path: "/api/recipes", body: RECIPE }) },
+  getRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}` }) },
+  replaceRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}`, body: { ...RECIPE, servings: 3 } }) },
+  deleteRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}` }) },
   describeFood: { sample: () => ({ path: "/api/nutrition/describe", body: { text: "two eggs", date: DAY } }) },
   estimateFood: { sample: () => ({ path: "/api/nutrition/estimate", body: { text: "two eggs" } }) },
   describeWorkout: { sample: () => ({ path: "/api/workouts/describe", body: { text: "ran 5 km in 25 minutes", date: DAY } }) },

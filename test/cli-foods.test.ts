@@ -126,7 +126,7 @@ describe("fit food add --food --portion", () => {
   it.each([
     ["an unknown id", ["--food", "usda:999999999", "--portion", "100g"], 4, "fit: no food usda:999999999\n"],
     ["words no food has", ["--food", "xqzv", "--portion", "100g"], 4, 'fit: no food matches "xqzv"; try other words, or `fit food search`\n'],
-    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944\n"],
+    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944, custom:<uuid> or recipe:<uuid>\n"],
     ["a portion that is none", ["--food", BANANA, "--portion", "2 cups"], 2, expect.stringContaining("not a portion: grams (150g)")],
     ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\); for 99 grams write --portion 99g\n$/)],
     ["too many grams", ["--food", BANANA, "--portion", "6000g"], 2, "fit: portion.grams must be greater than 0 and at most 5000\n"],

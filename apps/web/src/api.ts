@@ -97,6 +97,13 @@ export const api = {
 
   searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
   food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
+  customFoods: () => call<T.CustomFood[]>("GET", "/api/custom-foods"),
+  createCustomFood: (body: T.CustomFoodInput) => create<T.CustomFood>("/api/custom-foods", body),
+  editCustomFood: (id: string, patch: T.CustomFoodPatch) => call<T.CustomFood>("PATCH", `/api/custom-foods/${encodeURIComponent(id)}`, patch),
+  deleteCustomFood: (id: string) => call<Ok>("DELETE", `/api/custom-foods/${encodeURIComponent(id)}`),
+  recipes: () => call<T.Recipe[]>("GET", "/api/recipes"),
+  createRecipe: (body: T.RecipeInput) => create<T.Recipe>("/api/recipes", body),
+  deleteRecipe: (id: string) => call<Ok>("DELETE", `/api/recipes/${encodeURIComponent(id)}`),
 
   estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
 

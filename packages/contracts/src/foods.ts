@@ -1,10 +1,25 @@
 import { z } from "zod";
 
-/** A food of the database: `usda:<fdc_id>`, the USDA FoodData Central id of an SR Legacy food. */
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+/**
+ * A food to log: `usda:<fdc_id>` (the database), `custom:<uuid>` (one of the caller's own foods) or
+ * `recipe:<uuid>` (one of the caller's recipes).
+ */
 export const FoodId = z
   .string({ error: "foodId must be a string" })
-  .regex(/^usda:[1-9][0-9]{0,8}$/, { error: "foodId must be a food id like usda:173944" })
-  .meta({ description: "A food of the database: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy).", examples: ["usda:173944"] });
+  .regex(new RegExp(`^(usda:[1-9][0-9]{0,8}|(custom|recipe):${UUID})$`), { error: "foodId must be a food id like usda:173944, custom:<uuid> or recipe:<uuid>" })
+  .meta({
+    description: "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy), `custom:<uuid>` (one of your foods) or `recipe:<uuid>` (one of your recipes).",
+    examples: ["usda:173944"],
+  });
+
+/** The id of one of the caller's own foods or recipes, `<prefix>:<uuid>`. */
+export const ownFoodId = (prefix: "custom" | "recipe") =>
+  z
+    .string({ error: "id must be a string" })
+    .regex(new RegExp(`^${prefix}:${UUID}$`), { error: `id must be a ${prefix} id like ${prefix}:<uuid>` })
+    .meta({ description: `\`${prefix}:<uuid>\`, as created.` });
 
 const per100g = (what: string) => z.number().nullable().meta({ description: `${what} per 100 g; null when the source has no value (unknown, not 0).` });
 
@@ -31,8 +46,8 @@ export const FoodPortion = z
 
 const FoodFields = {
   id: FoodId,
-  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`." }),
-  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`." }),
+  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; your own food's name (with its brand) or recipe's name." }),
+  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `My foods` or `My recipes` for your own." }),
   per100g: FoodNutrients,
 };
 

@@ -6,6 +6,7 @@ export * from "./scopes.ts";
 export * from "./body-metrics.ts";
 export * from "./nutrition.ts";
 export * from "./foods.ts";
+export * from "./own-foods.ts";
 export * from "./estimates.ts";
 export * from "./workouts.ts";
 export * from "./coach.ts";

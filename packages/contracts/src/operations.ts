@@ -15,6 +15,9 @@ import {
 } from "./nutrition.ts";
 import { Food, FoodIdParams, FoodMatchList, FoodSearchQuery } from "./foods.ts";
 import {
+  CustomFood, CustomFoodInput, CustomFoodList, CustomFoodParams, CustomFoodPatch, Recipe, RecipeInput, RecipeList, RecipeParams,
+} from "./own-foods.ts";
+import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
   WorkoutRoute,
 } from "./workouts.ts";
@@ -128,8 +131,10 @@ export const operations = {
     scope: "nutrition:write", summary: "Log a food item",
     description:
       "Logs one food item on a day; the day's total includes it as soon as this returns. Typed numbers, or a food of " +
-      "the database with a portion: 404 for a food that does not exist, 400 for a measure that is not one of its " +
-      "portions, 422 for a food without nutrient values; nothing is stored then.",
+      "the database, one of your foods or a recipe (`custom:`/`recipe:` ids; a recipe by servings or grams) with a portion: " +
+      "404 for a food that does not exist (or is another account's), 400 for a measure that is not one of its " +
+      "portions, 422 for a food without nutrient values; nothing is stored then. The item keeps its numbers when the " +
+      "food is later edited or deleted.",
     body: FoodItemCreate, response: FoodItem, errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listFoodItems: define({
@@ -155,13 +160,74 @@ export const operations = {
       "USDA SR Legacy foods whose description has every typed word (or one a typo or plural away: `banan`, " +
       "`chiken brest`), best match first: a match in the food's head (`Bananas` of `Bananas, raw`) before one " +
       "elsewhere (`Bread, banana`), plain foods before branded, restaurant and baby foods. Foods the source has " +
-      "no energy value for are left out. Typed words nothing matches are ignored; none matching gives [].",
+      "no energy value for are left out. Typed words nothing matches are ignored; none matching gives []. Your own " +
+      "foods and recipes whose name (or brand) has every typed word come first (`custom:`/`recipe:` ids).",
     query: FoodSearchQuery, response: FoodMatchList, errors: [400],
   }),
   getFood: define({
     id: "getFood", method: "GET", path: "/api/foods/:id", service: "nutrition", tag: "Foods",
     scope: "nutrition:read", summary: "A food with its portions",
+    description: "A food of the database, one of your foods (portions: 1 its serving, then its measures) or a recipe " +
+      "(portion 1: a serving). Another account's food or recipe is a 404.",
     params: FoodIdParams, response: Food, errors: [400, 404],
+  }),
+  listCustomFoods: define({
+    id: "listCustomFoods", method: "GET", path: "/api/custom-foods", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "Your own foods", description: "Every food you made, by name.",
+    response: CustomFoodList, errors: [],
+  }),
+  createCustomFood: define({
+    id: "createCustomFood", method: "POST", path: "/api/custom-foods", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Make a food of your own",
+    description: "Figures per 100 g or per serving; it is then searched, read and logged like a database food under its " +
+      "`custom:<uuid>` id.",
+    body: CustomFoodInput, response: CustomFood, errors: [400, 409, 413, 415], idempotencyKey: true,
+  }),
+  getCustomFood: define({
+    id: "getCustomFood", method: "GET", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "One of your foods, as entered", params: CustomFoodParams, response: CustomFood, errors: [400, 404],
+  }),
+  editCustomFood: define({
+    id: "editCustomFood", method: "PATCH", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Edit one of your foods",
+    description: "Only the fields sent change. Recipes holding it are recomputed from its new figures (same grams); " +
+      "items already logged keep their numbers.",
+    params: CustomFoodParams, body: CustomFoodPatch, response: CustomFood, errors: [400, 404, 413, 415],
+  }),
+  deleteCustomFood: define({
+    id: "deleteCustomFood", method: "DELETE", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Delete one of your foods",
+    description: "409 while a recipe holds it (the message names the recipes); items already logged keep their numbers.",
+    params: CustomFoodParams, response: Ack, errors: [400, 404, 409],
+  }),
+  listRecipes: define({
+    id: "listRecipes", method: "GET", path: "/api/recipes", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "Your recipes", description: "Every recipe you made, by name, with its figures.",
+    response: RecipeList, errors: [],
+  }),
+  createRecipe: define({
+    id: "createRecipe", method: "POST", path: "/api/recipes", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Make a recipe",
+    description: "Ingredients are database foods or your own (not recipes), each with a portion as when logging. The " +
+      "figures per serving are the ingredients' sums divided by `servings`; per 100 g, by `cookedWeightG` or else the " +
+      "ingredients' weight. 404 for an ingredient that does not exist, 400 for a measure it lacks, 422 for one without " +
+      "nutrient values. Logged as `recipe:<uuid>` with `portion.servings` or `portion.grams`.",
+    body: RecipeInput, response: Recipe, errors: [400, 404, 409, 413, 415, 422], idempotencyKey: true,
+  }),
+  getRecipe: define({
+    id: "getRecipe", method: "GET", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "One of your recipes", params: RecipeParams, response: Recipe, errors: [400, 404],
+  }),
+  replaceRecipe: define({
+    id: "replaceRecipe", method: "PUT", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Change a recipe",
+    description: "Replaces it whole, refused as creating one is; items already logged keep their numbers.",
+    params: RecipeParams, body: RecipeInput, response: Recipe, errors: [400, 404, 413, 415, 422],
+  }),
+  deleteRecipe: define({
+    id: "deleteRecipe", method: "DELETE", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Delete a recipe", description: "Items already logged from it keep their numbers.",
+    params: RecipeParams, response: Ack, errors: [400, 404],
   }),
   describeFood: define({
     id: "describeFood", method: "POST", path: "/api/nutrition/describe", service: "nutrition", tag: "Nutrition",
@@ -320,7 +386,7 @@ export const operations = {
     id: "exportAccount", method: "GET", path: "/api/account/export", service: "gateway", tag: "Account", scope: "account",
     summary: "Download everything stored about the account",
     description: "One JSON document (`Content-Disposition: attachment`): the account, its API keys' metadata (never a " +
-      "key), weigh-ins, measurements, targets, food items, daily totals, workouts and coach usage. It is streamed as " +
+      "key), weigh-ins, measurements, targets, food items, daily totals, own foods and recipes, workouts and coach usage. It is streamed as " +
       "each service's part arrives: a service that fails midway cuts the connection, so an incomplete download never " +
       "parses as a whole document. Needs the `account` scope: a session holds it, a key only when granted by name.",
     response: AccountExport, errors: [503, 504], attachment: "fitness-export.json",

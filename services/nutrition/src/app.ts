@@ -7,6 +7,7 @@ import { startReconciliation } from "./handlers/reconcile.ts";
 import { describeRoutes } from "./routes/describe.ts";
 import { foodRoutes } from "./routes/foods.ts";
 import { itemRoutes } from "./routes/items.ts";
+import { ownFoodRoutes } from "./routes/own-foods.ts";
 import { totalRoutes } from "./routes/totals.ts";
 import { loadFoods } from "./store/load-foods.ts";
 import { createStore } from "./store/store.ts";
@@ -31,6 +32,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
       register: async (context) => {
         itemRoutes(context);
         foodRoutes(context);
+        ownFoodRoutes(context);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         return [

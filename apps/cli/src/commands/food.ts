@@ -8,6 +8,7 @@ import { addDeleteCommand } from "./delete-by-id.ts";
 import { CliError, exitCodes } from "../exit.ts";
 import { portion, PORTION_HELP, withCount } from "../food-portion.ts";
 import { foodDatabaseCommands, pickFood } from "./foods.ts";
+import { customFoodCommands } from "./own-foods.ts";
 import { localDay, orDash, printJson, printLine, printTable } from "../output.ts";
 
 interface NumberOptions {
@@ -80,7 +81,7 @@ const withGramsHint = (error: unknown, measure: number): unknown =>
     : error;
 
 export const foodCommands = (program: Command): void => {
-  const food = program.command("food").description("food items: add, list, edit, delete; the food database: search, show");
+  const food = program.command("food").description("food items: add, list, edit, delete; the food database: search, show; your own foods: custom");
 
   food
     .command("add")
@@ -89,7 +90,7 @@ export const foodCommands = (program: Command): void => {
         "whose kcal, protein, fat, carbs and fiber the server computes",
     )
     .argument("[name]", "what was eaten (with --food: default the food's name)")
-    .option("--food <id|words>", "a food of the database: its id (usda:173944) or words, which pick the best match of `food search`")
+    .option("--food <id|words>", "a food: its id (usda:173944, custom:…, recipe:…) or words, which pick the best match of `food search`")
     .option("--portion <portion>", `with --food, how much: ${PORTION_HELP}`, portion)
     .option("--count <n>", "with --portion <measure's number>, how many of it (same as --portion 2x3)", number)
     .option("--kcal <kcal>", "typed: energy, kcal (required without --food)", number)
@@ -128,6 +129,7 @@ export const foodCommands = (program: Command): void => {
     });
 
   foodDatabaseCommands(food);
+  customFoodCommands(food);
 
   food
     .command("list")

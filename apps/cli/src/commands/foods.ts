@@ -13,8 +13,8 @@ type Per100g = z.output<typeof FoodNutrients>;
 const NUTRIENT_HEAD = ["kcal", "protein g", "fat g", "carbs g", "fiber g"];
 const nutrientCells = (per100g: Per100g) => [per100g.kcal, per100g.proteinG, per100g.fatG, per100g.carbsG, per100g.fiberG].map((value) => orDash(value));
 
-/** An id (`usda:173944`) is a food's id; anything else is words to search for. */
-const isFoodId = (text: string) => /^usda:/i.test(text.trim());
+/** An id (`usda:173944`, `custom:…`, `recipe:…`) is a food's id; anything else is words to search for. */
+const isFoodId = (text: string) => /^(usda|custom|recipe):/i.test(text.trim());
 
 const limit = (value: string): number => {
   const n = number(value);
@@ -45,7 +45,7 @@ export const pickFood = async (connection: Connection, idOrWords: string): Promi
 export const foodDatabaseCommands = (food: Command): void => {
   food
     .command("search")
-    .description("search the food database (USDA SR Legacy) by the words you'd use; values per 100 g, best match first")
+    .description("search your foods and recipes, then the food database (USDA SR Legacy), by the words you'd use; values per 100 g, best match first")
     .argument("<words...>", "what the food is called: chicken breast, greek yogurt, banan (typos are fine)")
     .option("--limit <n>", "at most this many foods, 1 to 50", limit, 10)
     .action(async (words: string[], options: { limit: number }, command: Command) => {
@@ -59,8 +59,8 @@ export const foodDatabaseCommands = (food: Command): void => {
 
   food
     .command("show")
-    .description("a food with its values per 100 g and its household measures, numbered for `food add --portion`")
-    .argument("<food...>", "the food's id (usda:173944), or words: their best match")
+    .description("a food (of the database, or your own food or recipe) with its values per 100 g and its measures, numbered for `food add --portion`")
+    .argument("<food...>", "the food's id (usda:173944, custom:…, recipe:…), or words: their best match")
     .action(async (words: string[], _options: object, command: Command) => {
       const context = contextOf(command);
       const connection = await context.connection();

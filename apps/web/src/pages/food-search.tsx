@@ -24,6 +24,15 @@ const numbersInWords = (numbers: PortionNumbers) =>
       .map(([field, word]) => `${numbers[field]} g ${word}`),
   ].join(" · ");
 
+/** Where a food comes from, by its id: the USDA database, the person's own foods, or their recipes. */
+export const FoodBadge = ({ id }: { id: string }) => {
+  const usda = /^usda:(\d+)$/.exec(id);
+  if (usda) return <span class="badge" title={`USDA FoodData Central, SR Legacy food ${usda[1]}`}>USDA</span>;
+  if (id.startsWith("custom:")) return <span class="badge" title="One of your foods">Mine</span>;
+  if (id.startsWith("recipe:")) return <span class="badge" title="One of your recipes">Recipe</span>;
+  return <span class="badge">{id}</span>;
+};
+
 /** A measure by its id, or grams: the select's value. */
 const kindOf = (value: string): PortionKind => (value === "grams" ? { grams: true } : { measure: Number(value) });
 
@@ -64,7 +73,7 @@ const PortionForm = ({ food, date, meal, setMeal, logged }: {
   };
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={`Log ${food.name}`}>
-      <p><strong>{food.name}</strong> <span class="badge" title={`USDA FoodData Central, SR Legacy (${food.id})`}>USDA</span></p>
+      <p><strong>{food.name}</strong> <FoodBadge id={food.id} /></p>
       <div class="row">
         <Field id="db-portion" label="Portion" error={error}>
           <select id="db-portion" name="portion" value={kindValue} onChange={(event) => setKindValue(event.currentTarget.value)}>
@@ -160,7 +169,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
   const showing = open && matches !== null && matches.length > 0;
   return (
     <section class="card food-search" aria-labelledby="search-food">
-      <h2 id="search-food">Add from the food database</h2>
+      <h2 id="search-food">Add from your foods and the food database</h2>
       <div class="field combo">
         <label for="food-search">Search foods</label>
         <input
@@ -193,7 +202,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => void pick(match)}
             >
-              {match.name} <span class="muted">{match.per100g.kcal ?? "?"} kcal / 100 g</span>
+              {match.name} <span class="muted">{match.per100g.kcal ?? "?"} kcal / 100 g{match.id.startsWith("usda:") ? "" : ` · ${match.category}`}</span>
             </li>
           ))}
         </ul>

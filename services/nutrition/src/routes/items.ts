@@ -6,9 +6,9 @@ import type { Store } from "../store/store.ts";
 
 const notFound = () => new AppError("not_found", "food item not found");
 
-/** A food of the database and a portion of it as an item's name and numbers, with the food as their source. */
-const fromFood = async (store: Store, foodId: string, portion: FoodPortionChoice) => {
-  const food = await store.foods.get(foodId);
+/** A food (the database's or the account's own) and a portion of it as an item's name and numbers, with the food as their source. */
+const fromFood = async (store: Store, accountId: string, foodId: string, portion: FoodPortionChoice) => {
+  const food = await store.food(accountId, foodId);
   if (!food) throw new AppError("not_found", `no food ${foodId}`);
   const { grams, quantity, unit } = resolvePortion(foodId, food.portions, portion);
   return { name: food.name.slice(0, 200), quantity, unit, grams, source: foodId, ...nutrientsFor(foodId, food.per100g, grams) };
@@ -21,7 +21,7 @@ export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
     const item =
       foodId === undefined
         ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG! }
-        : { ...typed, ...(await fromFood(store, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
+        : { ...typed, ...(await fromFood(store, caller.accountId, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return logged!;

@@ -4,6 +4,7 @@ import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
 import { foodQueries } from "./foods.ts";
 import { accountData } from "./account-data.ts";
+import { ownFoodStore } from "./own-foods.ts";
 import { Prisma, PrismaClient, type FoodItem } from "./generated/client.ts";
 
 export type NewFoodItem = Omit<Prisma.FoodItemUncheckedCreateInput, "createdAt" | "updatedAt"> & { id: string };
@@ -82,6 +83,8 @@ const targetsOf = (row: TargetsRow): NutritionTargets => ({ dailyKcalTarget: row
  */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
+  const foods = foodQueries(db);
+  const ownFoods = ownFoodStore(db, prisma);
 
   return {
     outbox: createOutboxSource(db),
@@ -90,7 +93,10 @@ export const createStore = (db: Database) => {
     /** Runs `fn` unless a pass of the same name runs on any replica; null then (see runExclusively). */
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
     accountData: accountData(prisma),
-    foods: foodQueries(db),
+    foods,
+    ownFoods,
+    /** A food of the database, or one of the account's own foods or recipes; null when there is none such for it. */
+    food: (accountId: string, id: string) => (id.startsWith("usda:") ? foods.get(id) : ownFoods.asFood(accountId, id)),
 
     /**
      * Logs items atomically (a described meal is all logged or not at all), an event for each. `alongside`
