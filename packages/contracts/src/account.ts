@@ -4,6 +4,7 @@ import { Measurement, Targets, WeightReading } from "./body-metrics.ts";
 import { accountId, CalendarDate, TimestampMs, Uuid } from "./common.ts";
 import { FoodItem } from "./nutrition.ts";
 import { ApiKeyList } from "./credentials.ts";
+import { Profile } from "./insights.ts";
 import { Workout } from "./workouts.ts";
 
 /**
@@ -36,6 +37,7 @@ export const accountExportParts = {
   weighIns: exportPart("body-metrics.export.weigh-ins", "body-metrics", WeightReading),
   measurements: exportPart("body-metrics.export.measurements", "body-metrics", Measurement),
   targets: exportPart("body-metrics.export.targets", "body-metrics", Targets),
+  profile: exportPart("insights.export.profile", "insights", Profile),
   foodItems: exportPart("nutrition.export.food-items", "nutrition", FoodItem),
   dailyTotals: exportPart("nutrition.export.daily-totals", "nutrition", DailyTotalRow),
   workouts: exportPart("workouts.export.workouts", "workouts", Workout),
