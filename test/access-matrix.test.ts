@@ -9,6 +9,7 @@ import { client } from "./support/http.ts";
 import { connectAgent } from "./support/oauth-agent.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
+import { waitFor } from "./support/wait.ts";
 
 type Api = ReturnType<typeof client>;
 interface Sample {
@@ -92,7 +93,8 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listMeasurements: { sample: () => ({ path: "/api/measurements" }) },
   deleteMeasurement: { resource: "measurement", sample: (id) => ({ path: `/api/measurements/${id}` }) },
   getTargets: { sample: () => ({ path: "/api/targets" }) },
-  putTargets: { sample: () => ({ path: "/api/targets", body: { dailyKcalTarget: 2200, proteinTargetG: 150 } }) },
+  // Keeps the goal weight, which adoptSuggestedTargets needs.
+  putTargets: { sample: () => ({ path: "/api/targets", body: { goalWeightKg: 75, dailyKcalTarget: 2200, proteinTargetG: 150 } }) },
   listDailyTotals: { sample: () => ({ path: "/api/nutrition" }) },
   logFoodItem: { sample: () => ({ path: "/api/nutrition/items", body: { date: DAY, name: "apple", kcal: 95, proteinG: 0.5 } }) },
   listFoodItems: { sample: () => ({ path: `/api/nutrition/items?date=${DAY}` }) },
@@ -119,6 +121,10 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   editWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}`, body: { summary: "Easy run" } }) },
   deleteWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },
   importWorkout: { sample: () => ({ path: "/api/workouts/import", body: { source: "activity_app", externalId: uniqueTag("x"), activityType: "ride", startedAt: TS, durationS: 3600 } }) },
+  getProfile: { sample: () => ({ path: "/api/profile" }) },
+  getInsights: { sample: () => ({ path: `/api/insights?date=${DAY}` }) },
+  adoptSuggestedTargets: { sample: () => ({ path: "/api/insights/adopt-targets" }) },
+  putProfile: { sample: () => ({ path: "/api/profile", body: { heightCm: 180, units: "imperial", timeZone: "Europe/Berlin" } }) },
   askCoach: { sample: () => ({ path: "/api/agent", body: { messages: [{ role: "user", content: "is an apple a good snack?" }], date: DAY } }) },
   coachUsage: { sample: () => ({ path: "/api/coach/usage" }) },
   getDashboard: { sample: () => ({ path: `/api/dashboard?date=${DAY}` }) },
@@ -262,6 +268,10 @@ beforeAll(async () => {
   });
   ownerHolder = holderOf(`${uniqueTag("owner")}@example.com`);
   owner = { email: ownerHolder.email, api: client(system.url, await ownerHolder.key(null)), session: sessionClient(await ownerHolder.cookie()) };
+  // A goal and a weigh-in that has reached insights: what a suggestion to adopt needs.
+  await owner.api.put("/api/targets", { goalWeightKg: 75 });
+  await owner.api.post("/api/weight", { weightKg: 81.4 });
+  await waitFor("the weigh-in to reach insights", async () => ((await owner.api.get("/api/insights")).body.suggestedTargets ? true : undefined));
   const stranger = await system.account();
   intruder = sessionClient(await signIn(system.url, stranger.email));
 }, 120_000);

@@ -211,6 +211,13 @@ export const nutritionBus = {
     request: z.object({ accountId, email: z.string(), date: CalendarDate }),
     reply: DailyTotal.nullable(),
   }),
+  /** Each day with items between two days (inclusive), summed from the items themselves, oldest first. */
+  intakeDays: defineEndpoint({
+    subject: "nutrition.intake-days.get",
+    service: "nutrition",
+    request: z.object({ accountId, from: CalendarDate, to: CalendarDate }),
+    reply: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int() })),
+  }),
   dayItems: defineEndpoint({
     subject: "nutrition.day-items.get",
     service: "nutrition",

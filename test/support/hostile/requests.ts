@@ -8,7 +8,7 @@ type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-sessio
 export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods" | "customFoods" | "recipes";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
-export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read"];
+export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read", "profile:read"];
 
 export interface Context {
   /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every scope but `coach`. */

@@ -33,6 +33,8 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
   }
   const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
   if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
+  const profile = await api.put("/api/profile", { heightCm: 178, birthYear: 1990, sex: "female", activityLevel: "light", units: "imperial", timeZone: "Europe/Berlin" });
+  if (profile.status !== 200) throw new Error(`seeding the profile failed: ${profile.status}`);
   return ids;
 };
 
@@ -78,6 +80,7 @@ export const snapshot = async (api: Api) => ({
   weights: await allPages(api, "/api/weight"),
   measurements: await allPages(api, "/api/measurements"),
   targets: await read(api, "/api/targets"),
+  profile: await read(api, "/api/profile"),
   items: await Promise.all(DATES.map((date) => read(api, `/api/nutrition/items?date=${date}`))),
   totals: await read(api, "/api/nutrition"),
   workouts: await allPages(api, "/api/workouts"),

@@ -144,6 +144,14 @@ export const createStore = (db: Database) => {
       return rows.map(foodItemView);
     },
 
+    /** Each day with items in [from, to], summed from the items (not the projection, which may be a step behind). */
+    async intakeDays(accountId: string, from: string, to: string) {
+      const rows = await db.query<{ date: string; kcal: number; proteinG: number; itemCount: number }>(Prisma.sql`
+        SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
+        WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date ORDER BY date`);
+      return rows;
+    },
+
     /**
      * The projection step: the day's total becomes the sum of its current items, whatever events came before,
      * so duplicates and replays are harmless. The advisory lock orders concurrent recomputes of one day, and
