@@ -17,6 +17,7 @@ interface Sample {
 }
 
 const DAY = "2026-03-02";
+const SNACK_DAY = "2026-03-01";
 const TS = Date.parse(`${DAY}T07:00:00Z`);
 const created = async (response: Promise<{ status: number; body: { id?: string; workout?: { id?: string } } }>) => {
   const { status, body } = await response;
@@ -47,6 +48,11 @@ const resources = {
   foodItem: {
     create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: DAY, name: "oats", kcal: 380, proteinG: 13 })),
     read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${DAY}`)).body.find((i: { id: string }) => i.id === id),
+  },
+  /** A snack on the day before DAY, for a copy to log again (copies land on another day, so it stays small). */
+  snack: {
+    create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: SNACK_DAY, meal: "snack", name: "apple", kcal: 95, proteinG: 0.5 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${SNACK_DAY}`)).body.find((i: { id: string }) => i.id === id),
   },
   workout: {
     create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
@@ -88,7 +94,12 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listFoodItems: { sample: () => ({ path: `/api/nutrition/items?date=${DAY}` }) },
   editFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}`, body: { kcal: 400 } }) },
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
+  copyFoodItems: {
+    resource: "snack",
+    sample: () => ({ path: "/api/nutrition/copy", body: { from: { date: SNACK_DAY, meal: "snack" }, to: { date: "2026-03-03" } } }),
+  },
   searchFoods: { sample: () => ({ path: "/api/foods?q=banana" }) },
+  listRecentFoods: { sample: () => ({ path: "/api/foods/recent" }) },
   getFood: { sample: () => ({ path: "/api/foods/usda:173944" }) },
   describeFood: { sample: () => ({ path: "/api/nutrition/describe", body: { text: "two eggs", date: DAY } }) },
   estimateFood: { sample: () => ({ path: "/api/nutrition/estimate", body: { text: "two eggs" } }) },
