@@ -18,6 +18,7 @@ interface Sample {
 }
 
 const DAY = "2026-03-02";
+const SNACK_DAY = "2026-03-01";
 const TS = Date.parse(`${DAY}T07:00:00Z`);
 const created = async (response: Promise<{ status: number; body: { id?: string; workout?: { id?: string } } }>) => {
   const { status, body } = await response;
@@ -58,6 +59,11 @@ const resources = {
   recipe: {
     create: (o: Owner) => created(o.api.post("/api/recipes", RECIPE)),
     read: async (o: Owner, id: string) => (await o.api.get(`/api/recipes/${id}`)).body,
+  },
+  /** A snack on the day before DAY, for a copy to log again (copies land on another day, so it stays small). */
+  snack: {
+    create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: SNACK_DAY, meal: "snack", name: "apple", kcal: 95, proteinG: 0.5 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${SNACK_DAY}`)).body.find((i: { id: string }) => i.id === id),
   },
   workout: {
     create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
@@ -100,7 +106,12 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listFoodItems: { sample: () => ({ path: `/api/nutrition/items?date=${DAY}` }) },
   editFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}`, body: { kcal: 400 } }) },
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
+  copyFoodItems: {
+    resource: "snack",
+    sample: () => ({ path: "/api/nutrition/copy", body: { from: { date: SNACK_DAY, meal: "snack" }, to: { date: "2026-03-03" } } }),
+  },
   searchFoods: { sample: () => ({ path: "/api/foods?q=banana" }) },
+  listRecentFoods: { sample: () => ({ path: "/api/foods/recent" }) },
   getFood: { sample: () => ({ path: "/api/foods/usda:173944" }) },
   listCustomFoods: { sample: () => ({ path: "/api/custom-foods" }) },
   createCustomFood: { sample: () => ({ path: "/api/custom-foods", body: { name: "rye bread", per: "serving", servingG: 35, kcal: 90, proteinG: 3 } }) },

@@ -79,6 +79,15 @@ export const FoodSearchQuery = z.object({
     .meta({ description: "At most this many foods, 1 to 50 (default 20)." }),
 });
 
+export const RecentFood = FoodMatch.extend({
+  lastLoggedOn: z.string().meta({ description: "The latest day (YYYY-MM-DD) the caller logged this food on." }),
+  timesLogged: z.number().int().meta({ description: "How many items the caller logged from this food in the last 90 days." }),
+}).meta({ id: "RecentFood" });
+
+export const RecentFoodList = z.array(RecentFood).meta({ id: "RecentFoodList" });
+
+export const RecentFoodsQuery = FoodSearchQuery.pick({ limit: true });
+
 export const FoodMatchList = z.array(FoodMatch).meta({ id: "FoodMatchList" });
 
 export const FoodIdParams = z.object({ id: FoodId });

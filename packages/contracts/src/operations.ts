@@ -11,9 +11,9 @@ import {
 } from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
-  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodItemCopy, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
-import { Food, FoodIdParams, FoodMatchList, FoodSearchQuery } from "./foods.ts";
+import { Food, FoodIdParams, FoodMatchList, FoodSearchQuery, RecentFoodList, RecentFoodsQuery } from "./foods.ts";
 import {
   CustomFood, CustomFoodInput, CustomFoodList, CustomFoodParams, CustomFoodPatch, Recipe, RecipeInput, RecipeList, RecipeParams,
 } from "./own-foods.ts";
@@ -165,6 +165,14 @@ export const operations = {
       "foods and recipes whose name (or brand) has every typed word come first (`custom:`/`recipe:` ids).",
     query: FoodSearchQuery, response: FoodMatchList, errors: [400],
   }),
+  listRecentFoods: define({
+    id: "listRecentFoods", method: "GET", path: "/api/foods/recent", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "The caller's recent and frequent foods",
+    description:
+      "Foods of the database the caller logged in the last 90 days, for logging again: each log counts, halved for every " +
+      "two weeks of its age, so a food eaten often and lately comes first. The same weight lifts these foods in GET /api/foods.",
+    query: RecentFoodsQuery, response: RecentFoodList, errors: [400],
+  }),
   getFood: define({
     id: "getFood", method: "GET", path: "/api/foods/:id", service: "nutrition", tag: "Foods",
     scope: "nutrition:read", summary: "A food with its portions",
@@ -229,6 +237,15 @@ export const operations = {
     id: "deleteRecipe", method: "DELETE", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
     scope: "nutrition:write", summary: "Delete a recipe", description: "Items already logged from it keep their numbers.",
     params: RecipeParams, response: Ack, errors: [400, 404],
+  }),
+  copyFoodItems: define({
+    id: "copyFoodItems", method: "POST", path: "/api/nutrition/copy", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Log a meal or day again",
+    description:
+      "Copies the items of `from.date` (only its `from.meal` when given) to `to.date`, in `to.meal` when given, else each in its " +
+      "own meal. Each copy keeps its name, portion, figures, estimate and `source`; the answer is the new items, oldest first. " +
+      "404 when nothing is logged there; 422 above 100 items.",
+    body: FoodItemCopy, response: FoodItemList, errors: [400, 404, 409, 413, 415, 422], idempotencyKey: true,
   }),
   describeFood: define({
     id: "describeFood", method: "POST", path: "/api/nutrition/describe", service: "nutrition", tag: "Nutrition",

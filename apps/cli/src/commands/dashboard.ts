@@ -4,7 +4,7 @@ import { day } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
 import { label } from "../labels.ts";
-import { duration, km, localDay, printJson, printRecord } from "../output.ts";
+import { duration, km, localDay, orDash, printJson, printRecord } from "../output.ts";
 
 const weightLine = (weight: Dashboard["weight"]): string => {
   if (!weight) return "nothing logged";
@@ -30,10 +30,20 @@ const targetsLine = (targets: Dashboard["targets"]): string => {
   return parts.filter(Boolean).join(" · ") || "none set";
 };
 
+/**
+ * `12.5 g fat · 40 g carbs · – fiber`, and how many items these leave out: a sum of what is known reads as
+ * at least that much (docs/decisions/0067-day-macros-sum-what-is-known.md).
+ */
+export const macrosText = (total: NonNullable<Dashboard["nutritionToday"]>): string => {
+  const sums = `${orDash(total.fatG, " g")} fat · ${orDash(total.carbsG, " g")} carbs · ${orDash(total.fiberG, " g")} fiber`;
+  const unknown = total.macrosUnknownItems;
+  return unknown === 0 ? sums : `${sums} (${unknown} item${unknown === 1 ? "" : "s"} without them)`;
+};
+
 const nutritionLine = (total: Dashboard["nutritionToday"]): string => {
   if (!total) return "nothing logged";
   const adherence = total.adherence ? ` · ${total.adherence} target` : "";
-  return `${total.kcal} kcal · ${total.proteinG} g protein${adherence}${total.hitProtein ? " · protein hit" : ""}`;
+  return `${total.kcal} kcal · ${total.proteinG} g protein · ${macrosText(total)}${adherence}${total.hitProtein ? " · protein hit" : ""}`;
 };
 
 const measurementsLine = (dashboard: Dashboard): string => {

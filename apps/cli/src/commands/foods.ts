@@ -41,7 +41,7 @@ export const pickFood = async (connection: Connection, idOrWords: string): Promi
   return { id: best.id, matched: best.name };
 };
 
-/** `fit food search` and `fit food show`: the food database (USDA SR Legacy), read-only. */
+/** `fit food search`, `fit food recent` and `fit food show`: the food database (USDA SR Legacy), read-only. */
 export const foodDatabaseCommands = (food: Command): void => {
   food
     .command("search")
@@ -55,6 +55,21 @@ export const foodDatabaseCommands = (food: Command): void => {
       if (context.json) return printJson(foods);
       if (foods.length === 0) return printLine(`No food matches "${q}".`);
       printTable(["id", "food (per 100 g)", ...NUTRIENT_HEAD], foods.map((match) => [match.id, match.name, ...nutrientCells(match.per100g)]));
+    });
+
+  food
+    .command("recent")
+    .description("the foods you logged lately and often, first the ones to log again; values per 100 g")
+    .option("--limit <n>", "at most this many foods, 1 to 50", limit, 10)
+    .action(async (options: { limit: number }, command: Command) => {
+      const context = contextOf(command);
+      const foods = await call(await context.connection(), operations.listRecentFoods, { query: { limit: options.limit } });
+      if (context.json) return printJson(foods);
+      if (foods.length === 0) return printLine("No food of the database logged in the last 90 days: fit food search, then fit food add --food.");
+      printTable(
+        ["id", "food (per 100 g)", "times", "last", ...NUTRIENT_HEAD],
+        foods.map((recent) => [recent.id, recent.name, recent.timesLogged, recent.lastLoggedOn, ...nutrientCells(recent.per100g)]),
+      );
     });
 
   food

@@ -9,8 +9,10 @@ export const foodRoutes = ({ app, store }: ServiceContext<Store>) => {
     const words = searchWords(query.q).slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return [];
     const own = await store.ownFoods.search(caller.accountId, words, query.limit);
-    return own.length === query.limit ? own : [...own, ...(await store.foods.search(query.q, query.limit - own.length))];
+    return own.length === query.limit ? own : [...own, ...(await store.foods.search(caller.accountId, query.q, query.limit - own.length))];
   });
+
+  serveOperation(app, operations.listRecentFoods, ({ query, caller }) => store.foods.recent(caller.accountId, query.limit));
 
   serveOperation(app, operations.getFood, async ({ params, caller }) => {
     const food = await store.food(caller.accountId, params.id);

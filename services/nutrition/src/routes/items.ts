@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, operations, type FoodPortionChoice } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { copiesOf, MAX_COPIED_ITEMS } from "../domain/copied-items.ts";
 import { nutrientsFor, resolvePortion } from "../domain/food-portion.ts";
 import type { Store } from "../store/store.ts";
 
@@ -25,6 +26,18 @@ export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return logged!;
+  });
+
+  serveOperation(app, operations.copyFoodItems, async ({ body: { from, to }, caller, record }) => {
+    const { accountId } = caller;
+    const originals = await store.itemsToCopy(accountId, from, MAX_COPIED_ITEMS + 1);
+    if (originals.length === 0) throw new AppError("not_found", `from: nothing is logged on ${from.date}${from.meal ? ` at ${from.meal}` : ""}`);
+    if (originals.length > MAX_COPIED_ITEMS) {
+      throw new AppError("unprocessable", `from: more than ${MAX_COPIED_ITEMS} items on ${from.date}; copy one meal at a time`);
+    }
+    const copies = await store.addItems(copiesOf(originals, { accountId, date: to.date, meal: to.meal }), (views) => record(views));
+    relay.kick();
+    return copies;
   });
 
   serveOperation(app, operations.listFoodItems, ({ query, caller }) => store.listItems(caller.accountId, query.date));

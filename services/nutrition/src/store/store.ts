@@ -59,15 +59,26 @@ const foodItemColumns = Prisma.sql`id, account_id AS "accountId", date, name, kc
   protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource", source, grams,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** The day's sums and item count, or null for a day without items. */
-const sumDay = async (client: PrismaClient, accountId: string, date: string) => {
-  const { _sum, _count } = await client.foodItem.aggregate({
-    where: { accountId, date },
-    _sum: { kcal: true, proteinG: true },
-    _count: true,
-  });
-  return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0, itemCount: _count };
-};
+/** A day's sums over its food_item rows (docs/decisions/0067-day-macros-sum-what-is-known.md): SUM skips unknown values. */
+const DAY_SUMS = Prisma.sql`sum(kcal) AS kcal, sum(protein_g) AS protein_g, sum(fat_g) AS fat_g, sum(carbs_g) AS carbs_g,
+  sum(fiber_g) AS fiber_g, count(*) FILTER (WHERE fat_g IS NULL OR carbs_g IS NULL OR fiber_g IS NULL)::int AS macros_unknown_items`;
+
+/** The columns of a day's sums, as DAY_SUMS and `daily_total` name them. */
+interface DaySumsRow {
+  kcal: number;
+  protein_g: number;
+  fat_g: number | null;
+  carbs_g: number | null;
+  fiber_g: number | null;
+  macros_unknown_items: number;
+}
+
+const dayTotalOf = (date: string, row: DaySumsRow): DayTotal => ({
+  date, kcal: row.kcal, proteinG: row.protein_g, fatG: row.fat_g, carbsG: row.carbs_g, fiberG: row.fiber_g,
+  macrosUnknownItems: row.macros_unknown_items,
+});
+
+const DAY_SUMS_COLUMNS = Prisma.sql`kcal, protein_g, fat_g, carbs_g, fiber_g, macros_unknown_items`;
 
 /** The columns of `account_targets` a day is judged against, and the targets they hold. */
 interface TargetsRow {
@@ -103,8 +114,9 @@ export const createStore = (db: Database) => {
      * gets the items' views and gives statements to commit with them or not at all (an Idempotency-Key's record).
      */
     async addItems(items: NewFoodItem[], alongside: (views: ReturnType<typeof foodItemView>[]) => Prisma.Sql[] = () => []) {
-      const now = new Date();
-      const rows = items.map((item) => newRow(item, now));
+      const now = Date.now();
+      // A millisecond apart, so the day lists them in the order given (a copied meal as it was, a described one as said).
+      const rows = items.map((item, index) => newRow(item, new Date(now + index)));
       const views = rows.map(foodItemView);
       const more = alongside(views);
       // One item is one statement, atomic alone; several need a transaction (a batch: no interactive round trips).
@@ -135,6 +147,15 @@ export const createStore = (db: Database) => {
         const event = outboxRow(nutritionEvents.itemDeleted, { accountId, itemId: id, date: item.date });
         await markChanged(tx, accountId, [item.date], event);
         return true;
+      }),
+
+    /** What a copy of each item of the day (of its `meal` only, when given) needs, in the order they were logged; at most `limit`. */
+    itemsToCopy: (accountId: string, { date, meal }: { date: string; meal?: string | undefined }, limit: number) =>
+      prisma.foodItem.findMany({
+        where: { accountId, date, ...(meal === undefined ? {} : { meal }) },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: limit,
+        omit: { id: true, accountId: true, date: true, createdAt: true, updatedAt: true },
       }),
 
     /** The day's items in the order they were logged: the food list's read and the coach's grounding, so on the driver. */
@@ -173,13 +194,15 @@ export const createStore = (db: Database) => {
         prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,
         prisma.$executeRaw`
           WITH total AS (
-            SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g, count(*)::int AS n
+            SELECT ${DAY_SUMS}, count(*)::int AS n
             FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}
           ), stored AS (
-            INSERT INTO daily_total (account_id, date, kcal, protein_g, item_count, updated_at)
-            SELECT ${accountId}::uuid, ${date}, kcal, protein_g, n, now() FROM total WHERE n > 0
+            INSERT INTO daily_total (account_id, date, ${DAY_SUMS_COLUMNS}, item_count, updated_at)
+            SELECT ${accountId}::uuid, ${date}, ${DAY_SUMS_COLUMNS}, n, now() FROM total WHERE n > 0
             ON CONFLICT (account_id, date) DO UPDATE
-              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
+              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, fat_g = EXCLUDED.fat_g, carbs_g = EXCLUDED.carbs_g,
+                fiber_g = EXCLUDED.fiber_g, macros_unknown_items = EXCLUDED.macros_unknown_items,
+                item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
           ), emptied AS (
             DELETE FROM daily_total WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT n FROM total) = 0
           )
@@ -191,15 +214,15 @@ export const createStore = (db: Database) => {
     /** Stored totals, newest first, plus the days still pending, computed now from their items. */
     async recentTotals(accountId: string, limit: number) {
       const pending = await prisma.pendingDay.findMany({ where: { accountId }, select: { date: true } });
-      const stored = await prisma.dailyTotal.findMany({
-        where: { accountId },
-        orderBy: { date: "desc" },
-        take: limit + pending.length,
-        select: { date: true, kcal: true, proteinG: true },
-      });
+      const stored = await db.query<DaySumsRow & { date: string }>(Prisma.sql`SELECT date, ${DAY_SUMS_COLUMNS} FROM daily_total
+        WHERE account_id = ${accountId}::uuid ORDER BY date DESC LIMIT ${limit + pending.length}`);
       const fresh = new Map<string, DayTotal | null>();
-      for (const { date } of pending) fresh.set(date, await sumDay(prisma, accountId, date));
-      return { stored, fresh };
+      for (const { date } of pending) {
+        const [sums] = await db.query<DaySumsRow>(Prisma.sql`SELECT ${DAY_SUMS} FROM food_item
+          WHERE account_id = ${accountId}::uuid AND date = ${date} HAVING count(*) > 0`);
+        fresh.set(date, sums ? dayTotalOf(date, sums) : null);
+      }
+      return { stored: stored.map((row) => dayTotalOf(row.date, row)), fresh };
     },
 
     /**
@@ -208,19 +231,19 @@ export const createStore = (db: Database) => {
      * items that day.
      */
     async dayTotal(accountId: string, date: string): Promise<{ total: DayTotal; targets: NutritionTargets } | null> {
-      const rows = await db.query<{ kcal: number; protein_g: number } & TargetsRow>(Prisma.sql`
+      const rows = await db.query<DaySumsRow & TargetsRow>(Prisma.sql`
         WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
-        SELECT t.kcal, t.protein_g, a.daily_kcal_target, a.protein_target_g FROM (
-          SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
+        SELECT t.*, a.daily_kcal_target, a.protein_target_g FROM (
+          SELECT ${DAY_SUMS} FROM food_item
           WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
           UNION ALL
-          SELECT kcal, protein_g FROM daily_total
+          SELECT ${DAY_SUMS_COLUMNS} FROM daily_total
           WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)
         ) t LEFT JOIN account_targets a ON a.account_id = ${accountId}::uuid`);
       const [row] = rows;
       if (!row) return null;
       // No targets row reads as targets of null, which judges the day the same way.
-      return { total: { date, kcal: row.kcal, proteinG: row.protein_g }, targets: targetsOf(row) };
+      return { total: dayTotalOf(date, row), targets: targetsOf(row) };
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
@@ -251,11 +274,14 @@ export const createStore = (db: Database) => {
     async mismatchedDays(since: string) {
       const rows = await prisma.$queryRaw<{ account_id: string; date: string }[]>`
         SELECT COALESCE(i.account_id, t.account_id)::text AS account_id, COALESCE(i.date, t.date) AS date
-        FROM (SELECT account_id, date, SUM(kcal) AS kcal, SUM(protein_g) AS protein_g, COUNT(*) AS n
+        FROM (SELECT account_id, date, ${DAY_SUMS}, COUNT(*) AS n
               FROM food_item WHERE date >= ${since} GROUP BY account_id, date) i
         FULL JOIN (SELECT * FROM daily_total WHERE date >= ${since}) t ON t.account_id = i.account_id AND t.date = i.date
-        WHERE t.item_count IS DISTINCT FROM i.n
-           OR abs(t.kcal - i.kcal) > 1e-6 OR abs(t.protein_g - i.protein_g) > 1e-6`;
+        WHERE t.item_count IS DISTINCT FROM i.n OR t.macros_unknown_items IS DISTINCT FROM i.macros_unknown_items
+           OR abs(t.kcal - i.kcal) > 1e-6 OR abs(t.protein_g - i.protein_g) > 1e-6
+           OR (t.fat_g IS NULL) <> (i.fat_g IS NULL) OR abs(t.fat_g - i.fat_g) > 1e-6
+           OR (t.carbs_g IS NULL) <> (i.carbs_g IS NULL) OR abs(t.carbs_g - i.carbs_g) > 1e-6
+           OR (t.fiber_g IS NULL) <> (i.fiber_g IS NULL) OR abs(t.fiber_g - i.fiber_g) > 1e-6`;
       return rows.map((r) => ({ accountId: r.account_id, date: r.date }));
     },
   };
