@@ -1,3 +1,4 @@
+import type { ActivityType } from "@fit/contracts";
 import { Decoder, Stream, type FitMessages, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
 import { activityTypeFromFitSport } from "./activity-type.ts";
 import { ActivityFileError, ActivityFileTooLarge, MAX_POINTS, type ImportedActivity } from "./imported-activity.ts";
@@ -78,7 +79,7 @@ const decode = (bytes: Uint8Array): FitMessages => {
   return messages;
 };
 
-/** What the device summed up itself; several sessions (a multisport file) add up, averages weighted by timer time. */
+/** What the device summed up itself; averages of several sessions weighted by their timer time. */
 const sessionTotals = (sessions: readonly SessionMesg[]): ActivityTotals => {
   const weighted = (value: (session: SessionMesg) => number | undefined) =>
     weightedMean(sessions.map((session) => ({ value: value(session), weight: session.totalTimerTime })));
@@ -153,7 +154,7 @@ const fillGaps = (stated: ActivityTotals, computed: ActivityTotals): ActivityTot
   avgCadence: stated.avgCadence ?? computed.avgCadence,
 });
 
-/** The longest session names the activity (a triathlon's ride leg, say); without sessions, the sport message. */
+/** The longest session names the activity when its sessions are summed; without sessions, the sport message. */
 const activityType = (messages: FitMessages) => {
   const longest = (messages.sessionMesgs ?? []).reduce<SessionMesg | undefined>(
     (best, session) => (best === undefined || (session.totalElapsedTime ?? 0) > (best.totalElapsedTime ?? 0) ? session : best),
@@ -164,16 +165,46 @@ const activityType = (messages: FitMessages) => {
 };
 
 /** Session totals first, each missing one filled from the records. FIT carries no activity name. */
-export const parseFit = (bytes: Uint8Array): ImportedActivity => {
+const activityOf = (sessions: readonly SessionMesg[], records: readonly RecordMesg[], type: ActivityType, name: string | null): ImportedActivity => {
+  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(sessions), recordTotals(records));
+  if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
+  const track = positionedRecords(records);
+  return { format: "fit", activityType: type, name, startedAt, durationS, ...totals, route: routeOf(track.length > 1 ? [track] : []) };
+};
+
+/**
+ * The records a session recorded, by their timestamps: from its start up to its end, which is where the next leg
+ * starts; the last session's final record, written at its end, is its own.
+ */
+const recordsOf = (session: SessionMesg, records: readonly RecordMesg[], isLast: boolean) => {
+  const from = timeMs(session.startTime);
+  if (from === null || session.totalElapsedTime === undefined) return [];
+  const to = from + session.totalElapsedTime * 1000;
+  return records.filter((record) => {
+    const at = timeMs(record.timestamp);
+    return at !== null && at >= from && (at < to || (isLast && at === to));
+  });
+};
+
+/**
+ * A multisport file (a triathlon: swim, transition, bike, transition, run) holds a session per sport, each with
+ * its own totals: each becomes an activity of its own, in the file's order; a transition is one too, of type other
+ * (docs/decisions/0072-multisport-files-one-workout-per-session.md).
+ */
+const multisportLegs = (sessions: readonly SessionMesg[], records: readonly RecordMesg[]): ImportedActivity[] => {
+  let transitions = 0;
+  return sessions.map((session, i) => {
+    const transition = session.sport === "transition";
+    const name = transition ? `Transition ${++transitions}` : null;
+    return activityOf([session], recordsOf(session, records, i === sessions.length - 1), activityTypeFromFitSport(session.sport, session.subSport), name);
+  });
+};
+
+/** One activity per file, or one per session of a multisport file. */
+export const parseFit = (bytes: Uint8Array): ImportedActivity[] => {
   const messages = decode(bytes);
   const sessions = messages.sessionMesgs ?? [];
   const records = messages.recordMesgs ?? [];
   if (sessions.length === 0 && records.length === 0) throw new ActivityFileError("the FIT file holds no activity");
-  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(sessions), recordTotals(records));
-  if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
-  const track = positionedRecords(records);
-  return {
-    format: "fit", activityType: activityType(messages), name: null, startedAt, durationS, ...totals,
-    route: routeOf(track.length > 1 ? [track] : []),
-  };
+  return sessions.length > 1 ? multisportLegs(sessions, records) : [activityOf(sessions, records, activityType(messages), null)];
 };
