@@ -173,7 +173,7 @@ export const makeFit = (options: FitSession & { points?: readonly TrackPoint[]; 
  * A multisport activity as a Garmin multisport watch records it: one stream of records across every leg, a session
  * per leg (transitions included, as sport "transition"), in order.
  */
-export const makeMultisportFit = (legs: readonly (FitSession & { points: readonly TrackPoint[] })[]): Uint8Array =>
+const makeMultisportFit = (legs: readonly (FitSession & { points: readonly TrackPoint[] })[]): Uint8Array =>
   encodeActivity(legs[0]!.start, legs.flatMap((leg) => leg.points), legs);
 
 /**
