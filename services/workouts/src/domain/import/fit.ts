@@ -3,7 +3,7 @@ import { Decoder, Stream, type FitMessages, type RecordMesg, type SessionMesg } 
 import { activityTypeFromFitSport } from "./activity-type.ts";
 import { ActivityFileError, ActivityFileTooLarge, MAX_POINTS, type ImportedActivity } from "./imported-activity.ts";
 import { routeOf } from "./route.ts";
-import { maxOf, sensorSummary, sumOf, weightedMean } from "./stats.ts";
+import { maxOf, sensorSummary } from "./stats.ts";
 import { distanceM, elevationGainM, movingDurationS, timeSpan, type TrackSample } from "./track-metrics.ts";
 
 /** FIT positions are semicircles: 2^31 of them make 180°. */
@@ -79,23 +79,19 @@ const decode = (bytes: Uint8Array): FitMessages => {
   return messages;
 };
 
-/** What the device summed up itself; averages of several sessions weighted by their timer time. */
-const sessionTotals = (sessions: readonly SessionMesg[]): ActivityTotals => {
-  const weighted = (value: (session: SessionMesg) => number | undefined) =>
-    weightedMean(sessions.map((session) => ({ value: value(session), weight: session.totalTimerTime })));
-  return {
-    startedAt: timeSpan(sessions.map((session) => timeMs(session.startTime)))?.startMs ?? null,
-    durationS: sumOf(sessions.map((session) => session.totalElapsedTime)),
-    movingDurationS: sumOf(sessions.map((session) => session.totalTimerTime)),
-    distanceM: sumOf(sessions.map((session) => session.totalDistance)),
-    elevationGainM: sumOf(sessions.map((session) => session.totalAscent)),
-    energyKcal: sumOf(sessions.map((session) => session.totalCalories)),
-    avgHr: weighted((session) => session.avgHeartRate),
-    maxHr: maxOf(sessions.map((session) => session.maxHeartRate)),
-    avgPowerW: weighted((session) => session.avgPower),
-    avgCadence: weighted((session) => session.avgCadence),
-  };
-};
+/** What the device summed up itself, when the file has a session. */
+const sessionTotals = (session: SessionMesg | undefined): ActivityTotals => ({
+  startedAt: timeMs(session?.startTime),
+  durationS: session?.totalElapsedTime ?? null,
+  movingDurationS: session?.totalTimerTime ?? null,
+  distanceM: session?.totalDistance ?? null,
+  elevationGainM: session?.totalAscent ?? null,
+  energyKcal: session?.totalCalories ?? null,
+  avgHr: session?.avgHeartRate ?? null,
+  maxHr: session?.maxHeartRate ?? null,
+  avgPowerW: session?.avgPower ?? null,
+  avgCadence: session?.avgCadence ?? null,
+});
 
 /** The records that carry a position, as one segment (FIT marks no breaks in the track). */
 const positionedRecords = (records: readonly RecordMesg[]): TrackSample[] =>
@@ -154,19 +150,15 @@ const fillGaps = (stated: ActivityTotals, computed: ActivityTotals): ActivityTot
   avgCadence: stated.avgCadence ?? computed.avgCadence,
 });
 
-/** The longest session names the activity when its sessions are summed; without sessions, the sport message. */
+/** The session names the activity; without one, the sport message. */
 const activityType = (messages: FitMessages) => {
-  const longest = (messages.sessionMesgs ?? []).reduce<SessionMesg | undefined>(
-    (best, session) => (best === undefined || (session.totalElapsedTime ?? 0) > (best.totalElapsedTime ?? 0) ? session : best),
-    undefined,
-  );
-  const source = longest ?? messages.sportMesgs?.[0];
+  const source = messages.sessionMesgs?.[0] ?? messages.sportMesgs?.[0];
   return activityTypeFromFitSport(source?.sport, source?.subSport);
 };
 
 /** Session totals first, each missing one filled from the records. FIT carries no activity name. */
-const activityOf = (sessions: readonly SessionMesg[], records: readonly RecordMesg[], type: ActivityType, name: string | null): ImportedActivity => {
-  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(sessions), recordTotals(records));
+const activityOf = (session: SessionMesg | undefined, records: readonly RecordMesg[], type: ActivityType, name: string | null): ImportedActivity => {
+  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(session), recordTotals(records));
   if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
   const track = positionedRecords(records);
   return { format: "fit", activityType: type, name, startedAt, durationS, ...totals, route: routeOf(track.length > 1 ? [track] : []) };
@@ -196,7 +188,7 @@ const multisportLegs = (sessions: readonly SessionMesg[], records: readonly Reco
   return sessions.map((session, i) => {
     const transition = session.sport === "transition";
     const name = transition ? `Transition ${++transitions}` : null;
-    return activityOf([session], recordsOf(session, records, i === sessions.length - 1), activityTypeFromFitSport(session.sport, session.subSport), name);
+    return activityOf(session, recordsOf(session, records, i === sessions.length - 1), activityTypeFromFitSport(session.sport, session.subSport), name);
   });
 };
 
@@ -206,5 +198,5 @@ export const parseFit = (bytes: Uint8Array): ImportedActivity[] => {
   const sessions = messages.sessionMesgs ?? [];
   const records = messages.recordMesgs ?? [];
   if (sessions.length === 0 && records.length === 0) throw new ActivityFileError("the FIT file holds no activity");
-  return sessions.length > 1 ? multisportLegs(sessions, records) : [activityOf(sessions, records, activityType(messages), null)];
+  return sessions.length > 1 ? multisportLegs(sessions, records) : [activityOf(sessions[0], records, activityType(messages), null)];
 };
