@@ -78,7 +78,7 @@ export const busAccess = {
     buckets: [],
   },
   workouts: {
-    asks: [coachBus.parseWorkout],
+    asks: [coachBus.parseWorkout, coachBus.estimateWorkoutEnergy],
     publishes: Object.values(workoutsEvents),
     consumes: [accountDeletion("workouts")],
     broadcasts: [],

@@ -301,7 +301,13 @@ export const operations = {
     description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
       "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
       "computed from a file's track. The same file or (source, externalId) again updates the workout it made. A " +
-      "workout starting more than a day ahead of the server's clock (a device's unset clock, say) is a 400.",
+      "multisport FIT file (a triathlon) becomes a workout per session, transitions included, linked by one `eventId` " +
+      "and all listed in `legs`. A file of an activity already logged from another file (the same run as .fit, .gpx " +
+      "and .tcx: same type, starts within 5 minutes, times overlapping by 80 % or more) makes no second workout: " +
+      "`duplicateOf` names the logged one, which a richer file updates and a poorer one leaves as it is. A file " +
+      "stating no energy (GPX, or `<Calories>0`) gets an estimate from the MET table, the activity's speed and the " +
+      "person's latest weight, with its range in `energyEstimate`; a device's own figure is never replaced by an " +
+      "estimate. A workout starting more than a day ahead of the server's clock (a device's unset clock, say) is a 400.",
     query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 409, 413, 415, 422, 429], idempotencyKey: true,
     upload: {
       limitBytes: ACTIVITY_FILE_LIMIT,
