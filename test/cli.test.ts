@@ -264,7 +264,7 @@ describe("fit weight", () => {
   it("refuses input the contract refuses before sending anything (exit 2, the contract's message)", async () => {
     // A closed port: had a request been sent, this would be exit 5.
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const run = await fit(["weight", "add", "500", "--url", closed, "--key", key]);
+    const run = await fit(["weight", "add", "500kg", "--url", closed, "--key", key]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("fit: weightKg must be between 9 and 320 kg\n");
     const notANumber = await fit(["weight", "add", "heavy", "--url", closed, "--key", key]);

@@ -1,4 +1,5 @@
 // The only code that calls the gateway: the public API under /api, with the session cookie (same origin).
+import type { UnitSystem } from "@fit/units";
 import type * as T from "./types.ts";
 
 /** An answer in the error envelope; `field` is the request field its message names, if any. */
@@ -88,6 +89,9 @@ export const api = {
 
   targets: () => call<T.Targets | null>("GET", "/api/targets"),
   putTargets: (body: T.TargetsInput) => call<unknown>("PUT", "/api/targets", body),
+
+  /** Only the units of the profile (`GET /api/profile`): what every weight and length on screen follows. */
+  profileUnits: () => call<{ units: UnitSystem }>("GET", "/api/profile").then((profile) => profile.units),
 
   dailyTotals: () => call<T.DailyTotal[]>("GET", "/api/nutrition"),
   foodItems: (date: string) => call<T.FoodItem[]>("GET", `/api/nutrition/items${query({ date })}`),
