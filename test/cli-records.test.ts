@@ -160,10 +160,10 @@ describe("fit --help", () => {
   it("names every command, and each command's help answers", async () => {
     const help = await runFit(["--help"], { home });
     expect(help.code).toBe(0);
-    for (const name of ["weight", "measurements", "food", "today", "dashboard", "targets", "insights", "recipe", "workouts", "import", "apps"]) {
+    for (const name of ["weight", "measurements", "food", "today", "dashboard", "targets", "insights", "profile", "recipe", "workouts", "import", "apps"]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
     }
-    for (const args of [["workouts", "--help"], ["food", "--help"], ["measurements", "--help"], ["workouts", "edit", "--help"]]) {
+    for (const args of [["workouts", "--help"], ["food", "--help"], ["measurements", "--help"], ["profile", "set", "--help"], ["workouts", "edit", "--help"]]) {
       const run = await runFit(args, { home });
       expect(run.code, args.join(" ")).toBe(0);
     }

@@ -1,6 +1,7 @@
+import { operations } from "@fit/contracts";
 import { inUnitsOf, typedLength, typedWeight, type Typed, type UnitSystem } from "@fit/units";
 import { InvalidArgumentError } from "commander";
-import { send } from "./client.ts";
+import { call } from "./client.ts";
 import type { Connection } from "./config.ts";
 import type { Context } from "./context.ts";
 import { CliError, exitCodes } from "./exit.ts";
@@ -18,18 +19,14 @@ export const length = (value: string): Typed<"cm" | "in"> => {
   return typed;
 };
 
-const SYSTEMS: readonly UnitSystem[] = ["metric", "imperial", "imperial_stones"];
-
 /**
  * The profile's units (`GET /api/profile`), or undefined when the key may not read the profile (an API key without
  * `profile:read`): numbers are then shown in kilograms and centimetres, each with its unit, and a bare number
- * typed is refused. A server older than the profile (404), or a word this client does not know, leaves the API's
- * own units.
+ * typed is refused. A server older than the profile (404) leaves the API's own units.
  */
 export const readUnits = async (connection: Connection): Promise<UnitSystem | undefined> => {
   try {
-    const { units } = (await (await send(connection, "GET", "/api/profile")).json()) as { units?: string };
-    return SYSTEMS.find((system) => system === units) ?? "metric";
+    return (await call(connection, operations.getProfile)).units;
   } catch (error) {
     if (error instanceof CliError && error.status === 404) return "metric";
     if (error instanceof CliError && error.status === 403) return undefined;

@@ -1,5 +1,4 @@
 // The only code that calls the gateway: the public API under /api, with the session cookie (same origin).
-import type { UnitSystem } from "@fit/units";
 import type * as T from "./types.ts";
 
 /** An answer in the error envelope; `field` is the request field its message names, if any. */
@@ -90,8 +89,8 @@ export const api = {
   targets: () => call<T.Targets | null>("GET", "/api/targets"),
   putTargets: (body: T.TargetsInput) => call<unknown>("PUT", "/api/targets", body),
 
-  /** Only the units of the profile (`GET /api/profile`): what every weight and length on screen follows. */
-  profileUnits: () => call<{ units: UnitSystem }>("GET", "/api/profile").then((profile) => profile.units),
+  profile: () => call<T.Profile>("GET", "/api/profile"),
+  putProfile: (body: T.ProfileInput) => call<T.Profile>("PUT", "/api/profile", body),
 
   dailyTotals: () => call<T.DailyTotal[]>("GET", "/api/nutrition"),
   foodItems: (date: string) => call<T.FoodItem[]>("GET", `/api/nutrition/items${query({ date })}`),

@@ -58,7 +58,7 @@ const App = () => {
   // Before any screen, so a number typed is never read in the wrong unit; without the profile, the API's own
   // units, which every label names.
   useEffect(() => {
-    if (session) api.profileUnits().then(setUnits, () => setUnits("metric"));
+    if (session) api.profile().then((profile) => setUnits(profile.units), () => setUnits("metric"));
   }, [session]);
 
   if (failure) return <main class="narrow"><h1>Fitness</h1><p class="error" role="alert">{failure}</p></main>;
@@ -72,7 +72,7 @@ const App = () => {
     navigate("/");
   };
   return (
-    <UnitsContext.Provider value={{ units }}>
+    <UnitsContext.Provider value={{ units, setUnits }}>
       <a class="skip" href="#main" onClick={skipToContent}>Skip to content</a>
       <header class="top">
         <nav aria-label="Main">

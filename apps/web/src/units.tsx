@@ -5,8 +5,11 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import { round } from "./ui.tsx";
 
-/** Read once after sign-in, before any screen. */
-export const UnitsContext = createContext<{ units: UnitSystem }>({ units: "metric" });
+/** Read once after sign-in, before any screen; Settings → Profile changes them for every screen at once. */
+export const UnitsContext = createContext<{ units: UnitSystem; setUnits: (units: UnitSystem) => void }>({
+  units: "metric",
+  setUnits: () => undefined,
+});
 
 export const useUnits = () => useContext(UnitsContext);
 

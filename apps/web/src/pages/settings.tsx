@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { ApiError, api } from "../api.ts";
 import { formatTime } from "../dates.ts";
 import { useLoad } from "../load.ts";
+import { ProfileSection } from "./profile.tsx";
 import type { ApiKeyCreated, Scope } from "../types.ts";
 import { Field, FormProblem, formError, numberOrUndefined, text, type FormError } from "../ui.tsx";
 
@@ -227,6 +228,7 @@ export const SettingsPage = () => {
   return (
     <>
       <h1>Settings</h1>
+      <ProfileSection />
       <Keys />
       <Sessions onAppsChanged={() => setAppsVersion((version) => version + 1)} />
       <ConnectedApps version={appsVersion} />
