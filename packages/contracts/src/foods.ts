@@ -1,10 +1,40 @@
 import { z } from "zod";
 
-/** A food of the database: `usda:<fdc_id>`, the USDA FoodData Central id of an SR Legacy food. */
+/**
+ * Whether `digits` (8, 12, 13 or 14 of them) end in their GS1 check digit: from the right, the digits before it
+ * weigh 3, 1, 3, 1…, and the check digit brings their sum to a multiple of 10.
+ */
+export const hasGtinCheckDigit = (digits: string): boolean => {
+  const body = [...digits.slice(0, -1)].reverse();
+  const sum = body.reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === Number(digits.at(-1));
+};
+
+/**
+ * A product's one spelling: a 12-digit UPC-A and a 14-digit GTIN starting with 0 are the same product as the
+ * 13 digits they pad or are padded to, as Open Food Facts files them.
+ */
+export const canonicalGtin = (digits: string): string =>
+  digits.length === 12 ? `0${digits}` : digits.length === 14 && digits.startsWith("0") ? digits.slice(1) : digits;
+
+/** A barcode as printed under its bars: GTIN-8, UPC-A (12), EAN-13 or GTIN-14, with a valid check digit. */
+export const Gtin = z
+  .string({ error: "code must be a barcode of 8, 12, 13 or 14 digits" })
+  .regex(/^(?:\d{8}|\d{12,14})$/, { error: "code must be a barcode of 8, 12, 13 or 14 digits" })
+  .refine(hasGtinCheckDigit, { error: "code's last digit is not its check digit: a digit was mistyped" })
+  .meta({ description: "A barcode: GTIN-8, UPC-A (12 digits), EAN-13 or GTIN-14, check digit included.", examples: ["3017620422003"] });
+
+/**
+ * A food: `usda:<fdc_id>`, the USDA FoodData Central id of an SR Legacy food, or `off:<gtin>`, a packaged product
+ * looked up by its barcode in Open Food Facts (GET /api/foods/barcode/{code}).
+ */
 export const FoodId = z
   .string({ error: "foodId must be a string" })
-  .regex(/^usda:[1-9][0-9]{0,8}$/, { error: "foodId must be a food id like usda:173944" })
-  .meta({ description: "A food of the database: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy).", examples: ["usda:173944"] });
+  .regex(/^(?:usda:[1-9][0-9]{0,8}|off:(?:[0-9]{8}|[0-9]{13,14}))$/, { error: "foodId must be a food id like usda:173944 or off:3017620422003" })
+  .meta({
+    description: "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy) or `off:<gtin>` (a product by its barcode, from Open Food Facts).",
+    examples: ["usda:173944"],
+  });
 
 const per100g = (what: string) => z.number().nullable().meta({ description: `${what} per 100 g; null when the source has no value (unknown, not 0).` });
 
@@ -31,8 +61,8 @@ export const FoodPortion = z
 
 const FoodFields = {
   id: FoodId,
-  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`." }),
-  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`." }),
+  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; a product's name and brand." }),
+  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `Packaged foods (Open Food Facts)` for a product." }),
   per100g: FoodNutrients,
 };
 
@@ -67,3 +97,5 @@ export const FoodSearchQuery = z.object({
 export const FoodMatchList = z.array(FoodMatch).meta({ id: "FoodMatchList" });
 
 export const FoodIdParams = z.object({ id: FoodId });
+
+export const BarcodeParams = z.object({ code: Gtin });

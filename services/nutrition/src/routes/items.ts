@@ -2,26 +2,27 @@ import { randomUUID } from "node:crypto";
 import { ack, AppError, operations, type FoodPortionChoice } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { nutrientsFor, resolvePortion } from "../domain/food-portion.ts";
+import type { FoodFinder } from "../lookup/food-finder.ts";
 import type { Store } from "../store/store.ts";
 
 const notFound = () => new AppError("not_found", "food item not found");
 
-/** A food of the database and a portion of it as an item's name and numbers, with the food as their source. */
-const fromFood = async (store: Store, foodId: string, portion: FoodPortionChoice) => {
-  const food = await store.foods.get(foodId);
+/** A food of the database (or a product by its barcode) and a portion of it as an item's name and numbers, with the food as their source. */
+const fromFood = async (foods: FoodFinder, foodId: string, portion: FoodPortionChoice) => {
+  const food = await foods.byId(foodId);
   if (!food) throw new AppError("not_found", `no food ${foodId}`);
   const { grams, quantity, unit } = resolvePortion(foodId, food.portions, portion);
   return { name: food.name.slice(0, 200), quantity, unit, grams, source: foodId, ...nutrientsFor(foodId, food.per100g, grams) };
 };
 
-export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
+export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>, foods: FoodFinder) => {
   serveOperation(app, operations.logFoodItem, async ({ body, caller, record }) => {
     const { foodId, portion, ...typed } = body;
     // The contract lets a typed item through only with its name, kcal and protein, one from the database only with its portion.
     const item =
       foodId === undefined
         ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG! }
-        : { ...typed, ...(await fromFood(store, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
+        : { ...typed, ...(await fromFood(foods, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return logged!;
