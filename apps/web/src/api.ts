@@ -97,6 +97,7 @@ export const api = {
 
   searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
   food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
+  foodByBarcode: (code: string) => call<T.Food>("GET", `/api/foods/barcode/${encodeURIComponent(code)}`),
 
   estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
 

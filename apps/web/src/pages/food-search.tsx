@@ -15,6 +15,15 @@ const LISTBOX = "food-results";
 
 const optionId = (index: number) => `food-option-${index}`;
 
+/** Digits alone, as many as a barcode has, are looked up as one (Open Food Facts, when the server enables it). */
+const isBarcode = (typed: string) => /^(?:\d{8}|\d{12,14})$/.test(typed);
+
+/** Where the picked food's numbers come from, named as a person knows it. */
+const sourceBadge = (food: Food) =>
+  food.id.startsWith("off:")
+    ? <span class="badge" title={`Open Food Facts, barcode ${food.id.slice(4)}`}>Open Food Facts</span>
+    : <span class="badge" title={`USDA FoodData Central, SR Legacy (${food.id})`}>USDA</span>;
+
 const numbersInWords = (numbers: PortionNumbers) =>
   [
     `${numbers.kcal ?? "?"} kcal`,
@@ -64,7 +73,7 @@ const PortionForm = ({ food, date, meal, setMeal, logged }: {
   };
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={`Log ${food.name}`}>
-      <p><strong>{food.name}</strong> <span class="badge" title={`USDA FoodData Central, SR Legacy (${food.id})`}>USDA</span></p>
+      <p><strong>{food.name}</strong> {sourceBadge(food)}</p>
       <div class="row">
         <Field id="db-portion" label="Portion" error={error}>
           <select id="db-portion" name="portion" value={kindValue} onChange={(event) => setKindValue(event.currentTarget.value)}>
@@ -109,6 +118,19 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
       return;
     }
     const timer = window.setTimeout(() => {
+      if (isBarcode(typed)) {
+        setMatches(null);
+        setOpen(false);
+        api.foodByBarcode(typed).then(
+          (found) => {
+            if (question !== asked.current) return;
+            setFood(found);
+            setProblem(null);
+          },
+          (caught: unknown) => question === asked.current && setProblem(formError(caught, { code: "Barcode" }).message),
+        );
+        return;
+      }
       api.searchFoods(typed, RESULTS).then(
         (found) => {
           if (question !== asked.current) return;
@@ -162,7 +184,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
     <section class="card food-search" aria-labelledby="search-food">
       <h2 id="search-food">Add from the food database</h2>
       <div class="field combo">
-        <label for="food-search">Search foods</label>
+        <label for="food-search">Search foods or type a barcode</label>
         <input
           id="food-search"
           ref={input}
@@ -175,7 +197,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
           aria-expanded={showing}
           aria-controls={LISTBOX}
           aria-activedescendant={showing && active >= 0 ? optionId(active) : undefined}
-          placeholder="chicken breast, banana, greek yogurt…"
+          placeholder="chicken breast, banana, 3017620422003…"
           value={words}
           onInput={(event) => { setWords(event.currentTarget.value); setAdded(null); }}
           onKeyDown={keyDown}

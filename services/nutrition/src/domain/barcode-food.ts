@@ -88,11 +88,9 @@ export const barcodeFoodRow = (gtin: string, product: Product): BarcodeFoodRow =
   };
 };
 
-export const barcodeFoodId = (gtin: string) => `off:${gtin}`;
-
 /** The cached product as a food of the database: its serving (when the package gives one) is its one portion. */
 export const barcodeFoodView = ({ gtin, name, servingSize, servingG, ...per100g }: BarcodeFoodRow) => ({
-  id: barcodeFoodId(gtin),
+  id: `off:${gtin}`,
   name,
   category: "Packaged foods (Open Food Facts)",
   per100g,

@@ -65,5 +65,3 @@ export const openFoodFacts = ({ baseUrl, timeoutMs }: { baseUrl: string; timeout
     }
   };
 };
-
-export type BarcodeLookup = ReturnType<typeof openFoodFacts>;
