@@ -10,6 +10,7 @@ import { connectAgent } from "./support/oauth-agent.ts";
 import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
+import { waitFor } from "./support/wait.ts";
 
 type Api = ReturnType<typeof client>;
 interface Sample {
@@ -18,6 +19,7 @@ interface Sample {
 }
 
 const DAY = "2026-03-02";
+const SNACK_DAY = "2026-03-01";
 const TS = Date.parse(`${DAY}T07:00:00Z`);
 const created = async (response: Promise<{ status: number; body: { id?: string; workout?: { id?: string } } }>) => {
   const { status, body } = await response;
@@ -25,6 +27,8 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
   if (status !== 200 || !id) throw new Error(`creating a resource failed: ${status} ${JSON.stringify(body)}`);
   return id;
 };
+
+const RECIPE = { name: "banana bowl", servings: 2, ingredients: [{ foodId: "usda:173944", portion: { grams: 240 } }] };
 
 /** The account whose data the matrix acts on, through each of its credentials. */
 interface Owner {
@@ -48,6 +52,19 @@ const resources = {
   foodItem: {
     create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: DAY, name: "oats", kcal: 380, proteinG: 13 })),
     read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${DAY}`)).body.find((i: { id: string }) => i.id === id),
+  },
+  customFood: {
+    create: (o: Owner) => created(o.api.post("/api/custom-foods", { name: "skyr", per: "100g", kcal: 63, proteinG: 11 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/custom-foods/${id}`)).body,
+  },
+  recipe: {
+    create: (o: Owner) => created(o.api.post("/api/recipes", RECIPE)),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/recipes/${id}`)).body,
+  },
+  /** A snack on the day before DAY, for a copy to log again (copies land on another day, so it stays small). */
+  snack: {
+    create: (o: Owner) => created(o.api.post("/api/nutrition/items", { date: SNACK_DAY, meal: "snack", name: "apple", kcal: 95, proteinG: 0.5 })),
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/nutrition/items?date=${SNACK_DAY}`)).body.find((i: { id: string }) => i.id === id),
   },
   workout: {
     create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
@@ -83,15 +100,31 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listMeasurements: { sample: () => ({ path: "/api/measurements" }) },
   deleteMeasurement: { resource: "measurement", sample: (id) => ({ path: `/api/measurements/${id}` }) },
   getTargets: { sample: () => ({ path: "/api/targets" }) },
-  putTargets: { sample: () => ({ path: "/api/targets", body: { dailyKcalTarget: 2200, proteinTargetG: 150 } }) },
+  // Keeps the goal weight, which adoptSuggestedTargets needs.
+  putTargets: { sample: () => ({ path: "/api/targets", body: { goalWeightKg: 75, dailyKcalTarget: 2200, proteinTargetG: 150 } }) },
   listDailyTotals: { sample: () => ({ path: "/api/nutrition" }) },
   logFoodItem: { sample: () => ({ path: "/api/nutrition/items", body: { date: DAY, name: "apple", kcal: 95, proteinG: 0.5 } }) },
   listFoodItems: { sample: () => ({ path: `/api/nutrition/items?date=${DAY}` }) },
   editFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}`, body: { kcal: 400 } }) },
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
+  copyFoodItems: {
+    resource: "snack",
+    sample: () => ({ path: "/api/nutrition/copy", body: { from: { date: SNACK_DAY, meal: "snack" }, to: { date: "2026-03-03" } } }),
+  },
   searchFoods: { sample: () => ({ path: "/api/foods?q=banana" }) },
+  listRecentFoods: { sample: () => ({ path: "/api/foods/recent" }) },
   getFood: { sample: () => ({ path: "/api/foods/usda:173944" }) },
   getFoodByBarcode: { sample: () => ({ path: `/api/foods/barcode/${NUTELLA.code}` }) },
+  listCustomFoods: { sample: () => ({ path: "/api/custom-foods" }) },
+  createCustomFood: { sample: () => ({ path: "/api/custom-foods", body: { name: "rye bread", per: "serving", servingG: 35, kcal: 90, proteinG: 3 } }) },
+  getCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}` }) },
+  editCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}`, body: { kcal: 70 } }) },
+  deleteCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}` }) },
+  listRecipes: { sample: () => ({ path: "/api/recipes" }) },
+  createRecipe: { sample: () => ({ path: "/api/recipes", body: RECIPE }) },
+  getRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}` }) },
+  replaceRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}`, body: { ...RECIPE, servings: 3 } }) },
+  deleteRecipe: { resource: "recipe", sample: (id) => ({ path: `/api/recipes/${id}` }) },
   describeFood: { sample: () => ({ path: "/api/nutrition/describe", body: { text: "two eggs", date: DAY } }) },
   estimateFood: { sample: () => ({ path: "/api/nutrition/estimate", body: { text: "two eggs" } }) },
   describeWorkout: { sample: () => ({ path: "/api/workouts/describe", body: { text: "ran 5 km in 25 minutes", date: DAY } }) },
@@ -101,6 +134,10 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   editWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}`, body: { summary: "Easy run" } }) },
   deleteWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },
   importWorkout: { sample: () => ({ path: "/api/workouts/import", body: { source: "activity_app", externalId: uniqueTag("x"), activityType: "ride", startedAt: TS, durationS: 3600 } }) },
+  getProfile: { sample: () => ({ path: "/api/profile" }) },
+  getInsights: { sample: () => ({ path: `/api/insights?date=${DAY}` }) },
+  adoptSuggestedTargets: { sample: () => ({ path: "/api/insights/adopt-targets" }) },
+  putProfile: { sample: () => ({ path: "/api/profile", body: { heightCm: 180, units: "imperial", timeZone: "Europe/Berlin" } }) },
   askCoach: { sample: () => ({ path: "/api/agent", body: { messages: [{ role: "user", content: "is an apple a good snack?" }], date: DAY } }) },
   coachUsage: { sample: () => ({ path: "/api/coach/usage" }) },
   getDashboard: { sample: () => ({ path: `/api/dashboard?date=${DAY}` }) },
@@ -250,6 +287,10 @@ beforeAll(async () => {
   });
   ownerHolder = holderOf(`${uniqueTag("owner")}@example.com`);
   owner = { email: ownerHolder.email, api: client(system.url, await ownerHolder.key(null)), session: sessionClient(await ownerHolder.cookie()) };
+  // A goal and a weigh-in that has reached insights: what a suggestion to adopt needs.
+  await owner.api.put("/api/targets", { goalWeightKg: 75 });
+  await owner.api.post("/api/weight", { weightKg: 81.4 });
+  await waitFor("the weigh-in to reach insights", async () => ((await owner.api.get("/api/insights")).body.suggestedTargets ? true : undefined));
   const stranger = await system.account();
   intruder = sessionClient(await signIn(system.url, stranger.email));
 }, 120_000);

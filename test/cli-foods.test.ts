@@ -150,7 +150,7 @@ describe("fit food add --food --portion", () => {
   it.each([
     ["an unknown id", ["--food", "usda:999999999", "--portion", "100g"], 4, "fit: no food usda:999999999\n"],
     ["words no food has", ["--food", "xqzv", "--portion", "100g"], 4, 'fit: no food matches "xqzv"; try other words, or `fit food search`\n'],
-    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944 or off:3017620422003\n"],
+    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944, off:3017620422003, custom:<uuid> or recipe:<uuid>\n"],
     ["a portion that is none", ["--food", BANANA, "--portion", "2 cups"], 2, expect.stringContaining("not a portion: grams (150g)")],
     ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\); for 99 grams write --portion 99g\n$/)],
     ["too many grams", ["--food", BANANA, "--portion", "6000g"], 2, "fit: portion.grams must be greater than 0 and at most 5000\n"],
@@ -164,4 +164,37 @@ describe("fit food add --food --portion", () => {
     expect(await fit("food", "add", ...args, "--date", date)).toMatchObject({ code, stdout: "", stderr });
     expect(await json("food", "list", "--date", date)).toEqual([]);
   });
+});
+
+describe("fit food copy and recent, and fit today's macros", () => {
+  it("logs yesterday's lunch again as today's dinner, lists the food as recent, and shows fat, carbs and fibre for the day", async () => {
+    const { fit, json } = await person();
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+    const [yesterdayDay, today] = [localDay(yesterday), localDay(new Date())];
+    expect((await fit("food", "add", "--food", BANANA, "--portion", "150g", "--meal", "lunch", "--date", yesterdayDay)).code).toBe(0);
+    expect((await fit("food", "add", "toast", "--kcal", "80", "--protein", "3", "--meal", "lunch", "--date", yesterdayDay)).code).toBe(0);
+    expect((await fit("food", "add", "soup", "--kcal", "200", "--protein", "8", "--meal", "dinner", "--date", yesterdayDay)).code).toBe(0);
+
+    const copied = await fit("food", "copy", "--from", "yesterday", "--meal", "lunch", "--to", "today", "--to-meal", "dinner");
+    expect(copied).toMatchObject({ code: 0, stderr: "" });
+    expect(copied.stdout).toBe(
+      `Logged Bananas, raw, 150 g: 133.5 kcal, 1.64 g protein, 0.5 g fat, 34.26 g carbs, 3.9 g fiber (dinner, ${today}) from ${BANANA}\n` +
+        `Logged toast: 80 kcal, 3 g protein (dinner, ${today})\n`,
+    );
+    const items = await json("food", "list", "--date", today);
+    expect(items.map((item: { name: string; meal: string }) => [item.name, item.meal])).toEqual([["Bananas, raw", "dinner"], ["toast", "dinner"]]);
+
+    const day = await fit("today");
+    expect(day.code).toBe(0);
+    expect(day.stdout).toContain(`${today}: 213.5 kcal · 4.6 g protein · 0.5 g fat · 34.3 g carbs · 3.9 g fiber (1 item without them)`);
+
+    const recent = await fit("food", "recent");
+    expect(recent.stdout).toMatch(/^│ usda:173944 │ Bananas, raw +│ 2 +│ \d{4}-\d\d-\d\d │ 89 +│ 1\.09 +│ 0\.33 +│ 22\.84 +│ 2\.6 +│$/m);
+    expect(await json("food", "recent")).toEqual([expect.objectContaining({ id: BANANA, timesLogged: 2, lastLoggedOn: today })]);
+
+    const nothing = await fit("food", "copy", "--from", yesterdayDay, "--meal", "breakfast");
+    expect(nothing).toMatchObject({ code: 4, stdout: "", stderr: expect.stringContaining(`nothing is logged on ${yesterdayDay} at breakfast`) });
+    expect(await fit("food", "copy", "--from", "someday")).toMatchObject({ code: 2, stderr: expect.stringContaining("not a day in the form YYYY-MM-DD") });
+  }, 60_000);
 });

@@ -264,7 +264,7 @@ describe("fit weight", () => {
   it("refuses input the contract refuses before sending anything (exit 2, the contract's message)", async () => {
     // A closed port: had a request been sent, this would be exit 5.
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const run = await fit(["weight", "add", "500", "--url", closed, "--key", key]);
+    const run = await fit(["weight", "add", "500kg", "--url", closed, "--key", key]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe("fit: weightKg must be between 9 and 320 kg\n");
     const notANumber = await fit(["weight", "add", "heavy", "--url", closed, "--key", key]);
@@ -289,7 +289,7 @@ describe("fit food, today, targets and dashboard", () => {
     const today = await run(["today", "--date", "2026-11-25"]);
     expect(today.code).toBe(0);
     expect(today.stdout).toMatch(/│ breakfast │ oats\s+│ 380\s+│ 13\s+│/);
-    expect(today.stdout).toContain("2026-11-25: 530 of 2200 kcal · 25 of 140 g protein · under target");
+    expect(today.stdout).toContain("2026-11-25: 530 of 2200 kcal · 25 of 140 g protein · – fat · – carbs · – fiber (2 items without them) · under target");
     const todayJson = JSON.parse((await run(["today", "--date", "2026-11-25", "--json"])).stdout);
     expect(todayJson.total).toMatchObject({ kcal: 530, proteinG: 25, adherence: "under", hitProtein: false });
     expect(todayJson.items).toHaveLength(2);
@@ -299,7 +299,7 @@ describe("fit food, today, targets and dashboard", () => {
     expect(dashboard.code).toBe(0);
     expect(dashboard.stdout).toContain("81.4 kg (7-day average 81.4 kg) · 18 % fat");
     expect(dashboard.stdout).toContain("2200 kcal · 140 g protein");
-    expect(dashboard.stdout).toContain("530 kcal · 25 g protein · under target");
+    expect(dashboard.stdout).toContain("530 kcal · 25 g protein · – fat · – carbs · – fiber (2 items without them) · under target");
     const json = JSON.parse((await run(["dashboard", "--date", "2026-11-25", "--json"])).stdout);
     expect(json).toMatchObject({ weight: { latestKg: 81.4 }, nutritionToday: { kcal: 530 }, workoutsThisWeek: { count: 0 } });
   });

@@ -65,7 +65,11 @@ describe("GET /api/dashboard", () => {
     );
     expect(body.measurementsLatest).toHaveLength(2);
     expect(body.shoulderToWaist).toBe(1.5);
-    expect(body.nutritionToday).toEqual({ userEmail: email, date: "2026-11-22", kcal: 1900, proteinG: 160, hitProtein: true, adherence: "on" });
+    expect(body.nutritionToday).toEqual({
+      userEmail: email, date: "2026-11-22", kcal: 1900, proteinG: 160, fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: expect.any(Number),
+      hitProtein: true, adherence: "on",
+    });
+    expect(body.nutritionToday.macrosUnknownItems, "every item was typed without fat, carbs and fibre").toBeGreaterThan(0);
     expect((await api.get("/api/dashboard?date=2026-11-21")).body.nutritionToday).toBeNull();
   });
 

@@ -59,7 +59,7 @@ describe("a weigh-in or measurement dated ahead", () => {
 });
 
 describe("a food item dated ahead", () => {
-  it("is refused when logged, moved or described on a day after the server's UTC tomorrow", async () => {
+  it("is refused when logged, moved, copied or described on a day after the server's UTC tomorrow", async () => {
     const api = client(system.url, (await system.account()).key);
     const [tomorrow, later] = [utcDay(Date.now() + DAY_MS), utcDay(Date.now() + 2 * DAY_MS)];
     refused(await api.post("/api/nutrition/items", { date: later, name: "oats", kcal: 300, proteinG: 10 }), `date ${AHEAD}`);
@@ -70,7 +70,9 @@ describe("a food item dated ahead", () => {
     const logged = await api.post("/api/nutrition/items", { date: tomorrow, name: "oats", kcal: 300, proteinG: 10 });
     expect(logged.status).toBe(200);
     refused(await api.patch(`/api/nutrition/items/${logged.body.id}`, { date: later }), `date ${AHEAD}`);
+    refused(await api.post("/api/nutrition/copy", { from: { date: tomorrow }, to: { date: later } }), `to.date ${AHEAD}`);
     expect((await api.get(`/api/nutrition/items?date=${tomorrow}`)).body).toEqual([expect.objectContaining({ id: logged.body.id })]);
+    expect((await api.get(`/api/nutrition/items?date=${later}`)).body, "nothing copied ahead").toEqual([]);
   });
 });
 

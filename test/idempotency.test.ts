@@ -113,6 +113,13 @@ describe("the Idempotency-Key header", () => {
     { path: "/api/weight", body: { weightKg: 80.5 }, other: { weightKg: 81 }, table: "body_metrics.weight_reading" },
     { path: "/api/measurements", body: { site: "waist", valueCm: 82 }, other: { site: "waist", valueCm: 83 }, table: "body_metrics.measurement" },
     { path: "/api/nutrition/items", body: { date: "2026-06-01", name: "apple", kcal: 95, proteinG: 0.5 }, other: { date: "2026-06-01", name: "pear", kcal: 95, proteinG: 0.5 }, table: "nutrition.food_item" },
+    {
+      path: "/api/nutrition/copy",
+      given: { path: "/api/nutrition/items", body: { date: "2026-06-01", meal: "lunch", name: "apple", kcal: 95, proteinG: 0.5 } },
+      body: { from: { date: "2026-06-01" }, to: { date: "2026-06-02" } },
+      other: { from: { date: "2026-06-01" }, to: { date: "2026-06-03" } },
+      table: "nutrition.food_item",
+    },
     { path: "/api/nutrition/describe", body: { text: "two eggs and a slice of toast", date: "2026-06-01" }, other: { text: "a banana", date: "2026-06-01" }, table: "nutrition.food_item" },
     { path: "/api/workouts/describe", body: { text: "ran 5 km in 30 minutes", date: "2026-06-01", tz: 0 }, other: { text: "walked 3 km", date: "2026-06-01", tz: 0 }, table: "workouts.workout" },
     {
@@ -123,8 +130,10 @@ describe("the Idempotency-Key header", () => {
     },
   ] as const;
 
-  it.each(creating)("$path: the same key and body answer the first answer again and write once; another body is a 422", async ({ path, body, other, table }) => {
+  it.each(creating)("$path: the same key and body answer the first answer again and write once; another body is a 422", async (creation) => {
+    const { path, body, other, table } = creation;
     const { api, accountId } = await person();
+    if ("given" in creation) expect((await api.post(creation.given.path, creation.given.body)).status).toBe(200);
     const key = randomUUID();
     const first = await api.post(path, body, keyed(key));
     expect(first.status, JSON.stringify(first.body)).toBe(200);

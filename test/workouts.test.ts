@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Workout } from "@fit/contracts";
-import { makeFit, makeGpx, makeTcx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { ironman, makeFit, makeGpx, makeTcx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -116,12 +116,14 @@ describe("workouts: describe, list, correct, delete", () => {
 describe("workouts: import", () => {
   const start = new Date("2026-11-17T06:30:00Z");
   const track = straightTrack({ start, points: 601, stepM: 10, stepS: 3, startEle: 100, climbPerStepM: 0.1, hr: 150 });
+  // Another run, a day later: the same activity in two files would be one workout.
+  const nextDay = track.map((point) => ({ ...point, time: new Date(point.time.getTime() + 86_400_000) }));
 
   it("computes distance, time, climb and heart rate from GPX, TCX and FIT files, and re-imports without duplicating", async () => {
     const api = client(system.url, (await system.account()).key);
     const files = [
       { type: "application/gpx+xml", bytes: Buffer.from(makeGpx(track, { name: "Dawn run", type: "running" })) },
-      { type: "application/vnd.garmin.tcx+xml", bytes: Buffer.from(makeTcx(track, { sport: "Running", calories: 420 })) },
+      { type: "application/vnd.garmin.tcx+xml", bytes: Buffer.from(makeTcx(nextDay, { sport: "Running", calories: 420 })) },
       { type: "application/octet-stream", bytes: Buffer.from(makeFit({ sport: "cycling", start, elapsedS: 3600, timerS: 3500, distanceM: 30_000, ascentM: 250, calories: 800, avgHr: 140, maxHr: 170 })) },
     ];
     const ids = [];
@@ -189,6 +191,93 @@ describe("workouts: import", () => {
     expect((await api.post("/api/workouts/import", Buffer.from("x"), { "content-type": "image/png" })).status).toBe(415);
     expect((await api.post("/api/workouts/import", row({ source: "manual" }))).status).toBe(400);
     expect((await api.get("/api/workouts")).body.items).toEqual([]);
+  });
+});
+
+describe("workouts: what single-file imports used to get wrong", () => {
+  const post = (api: ReturnType<typeof client>, bytes: Uint8Array | string, type = "application/octet-stream") =>
+    api.post("/api/workouts/import", Buffer.from(bytes), { "content-type": type });
+
+  it("makes each leg of a multisport file its own workout, linked as one event, and lists them all", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const start = new Date("2026-07-05T05:30:00Z");
+    const { legs, bytes } = ironman(start);
+    const response = await post(api, bytes);
+    expect(response.status).toBe(200);
+    const outcomes = response.body.legs as { created: boolean; workout: Workout }[];
+    expect(outcomes.map(({ created, workout }) => [created, workout.activityType, workout.summary])).toEqual([
+      [true, "swim", "Swim 3.80 km"], [true, "other", "Transition 1"], [true, "ride", "Ride 180.0 km"], [true, "other", "Transition 2"], [true, "run", "Run 42.2 km"],
+    ]);
+    expect(response.body.workout).toEqual(outcomes[0]!.workout);
+    const eventId = outcomes[0]!.workout.eventId;
+    expect(eventId).toEqual(expect.any(String));
+    for (const [i, { workout }] of outcomes.entries()) {
+      const leg = legs[i]!;
+      expect(workout).toMatchObject({
+        eventId, startedAt: leg.start.getTime(), durationS: leg.elapsedS, distanceM: leg.distanceM, energyKcal: leg.calories,
+        avgHr: leg.avgHr, maxHr: leg.maxHr, energyEstimate: null,
+      });
+      const route = (await api.get(`/api/workouts/${workout.id}/route`)).body;
+      expect(route.segments[0]).toHaveLength(Math.min(leg.points.length, 1000));
+    }
+    expect((await api.get("/api/workouts")).body.items).toHaveLength(5);
+
+    const again = await post(api, bytes);
+    expect(again.body.legs.map((leg: { created: boolean; workout: Workout }) => [leg.created, leg.workout.id, leg.workout.eventId])).toEqual(
+      outcomes.map(({ workout }) => [false, workout.id, eventId]),
+    );
+    expect((await api.get("/api/workouts")).body.items).toHaveLength(5);
+  });
+
+  it("keeps one workout for one run uploaded as .gpx, .tcx and .fit: a richer file fills it in, a poorer one is skipped", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const start = new Date("2026-08-02T06:00:00Z");
+    // 1 800 s at 3 m/s with heart rate; the watch's own recording has cadence and power too.
+    const track = straightTrack({ start, points: 601, stepM: 9, stepS: 3, startEle: 20, climbPerStepM: 0.05, hr: 148 });
+    const watch = track.map((point) => ({ ...point, cadence: 172, powerW: 260 }));
+    const gpx = await post(api, makeGpx(track, { name: "River run", type: "running" }), "application/gpx+xml");
+    expect(gpx.body).toMatchObject({ created: true, workout: { summary: "River run", avgCadence: null } });
+    expect(gpx.body.workout.energyEstimate).not.toBeNull();
+    const id = gpx.body.workout.id;
+
+    // The same run cropped by an exporter (starting 60 s late) is still the same run; with its device's calories it is richer.
+    const tcx = await post(api, makeTcx(track.slice(20), { sport: "Running", calories: 455 }), "application/vnd.garmin.tcx+xml");
+    expect(tcx.body).toMatchObject({ created: false, duplicateOf: id, action: "updated", workout: { id, energyKcal: 455, energyEstimate: null, summary: "River run" } });
+
+    const fit = await post(api, makeFit({ sport: "running", start, elapsedS: 1800, timerS: 1790, distanceM: 5412, calories: 470, avgHr: 149, maxHr: 171, points: watch }));
+    expect(fit.body).toMatchObject({
+      created: false, duplicateOf: id, action: "updated",
+      workout: { id, durationS: 1800, movingDurationS: 1790, distanceM: 5412, energyKcal: 470, avgHr: 149, maxHr: 171, avgCadence: 172, avgPowerW: 260 },
+    });
+
+    // The GPX again, and a TCX stating no calories: poorer, so nothing changes, and the device's figure is never replaced.
+    const gpxAgain = await post(api, makeGpx(track, { name: "River run", type: "9" }), "application/gpx+xml");
+    expect(gpxAgain.body).toMatchObject({ created: false, duplicateOf: id, action: "skipped", workout: fit.body.workout });
+    const noCalories = await post(api, makeTcx(track, { sport: "Running", calories: 0 }), "application/vnd.garmin.tcx+xml");
+    expect(noCalories.body).toMatchObject({ duplicateOf: id, action: "skipped", workout: { energyKcal: 470, energyEstimate: null } });
+    expect((await api.get("/api/workouts")).body.items.map((workout: Workout) => workout.id)).toEqual([id]);
+
+    // Another run the next morning, and a ride at the same time as the first run, are activities of their own.
+    const nextDay = track.map((point) => ({ ...point, time: new Date(point.time.getTime() + 86_400_000) }));
+    expect((await post(api, makeGpx(nextDay, { type: "running" }), "application/gpx+xml")).body.created).toBe(true);
+    expect((await post(api, makeGpx(track, { type: "cycling" }), "application/gpx+xml")).body.created).toBe(true);
+    expect((await api.get("/api/workouts")).body.items).toHaveLength(3);
+  });
+
+  it("estimates the energy of a file that states none from the MET table and the person's weight, with its range and source", async () => {
+    const api = client(system.url, (await system.account()).key);
+    expect((await api.post("/api/weight", { weightKg: 80, ts: Date.parse("2026-09-01T07:00:00Z") })).status).toBe(200);
+    // Two hours at 25 km/h: the Compendium's 23–26 km/h band, 10 MET; 10 × 80 kg × 2 h = 1 600 kcal.
+    const ride = (day: string) => straightTrack({ start: new Date(`${day}T08:00:00Z`), points: 721, stepM: 625 / 9, stepS: 10 });
+    const gpx = await post(api, makeGpx(ride("2026-09-05"), { type: "cycling" }), "application/gpx+xml");
+    const tcx = await post(api, makeTcx(ride("2026-09-06"), { sport: "Biking", calories: 0 }), "application/vnd.garmin.tcx+xml");
+    for (const { body } of [gpx, tcx]) {
+      expect(body.workout).toMatchObject({ activityType: "ride", durationS: 7200, energyKcal: 1600, energyEstimate: { source: "table:met:ride-23-26kmh" } });
+      expect(body.workout.energyEstimate.low).toBeLessThan(1600);
+      expect(body.workout.energyEstimate.high).toBeGreaterThan(1600);
+    }
+    const stated = await post(api, makeTcx(ride("2026-09-07"), { sport: "Biking", calories: 1234 }), "application/vnd.garmin.tcx+xml");
+    expect(stated.body.workout).toMatchObject({ energyKcal: 1234, energyEstimate: null });
   });
 });
 

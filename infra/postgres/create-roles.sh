@@ -49,4 +49,5 @@ role nutrition "${POSTGRES_PASSWORD_NUTRITION:?}"
 psql -v ON_ERROR_STOP=1 -q -c 'SET client_min_messages TO warning' -c 'CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA nutrition'
 role workouts "${POSTGRES_PASSWORD_WORKOUTS:?}"
 role coach "${POSTGRES_PASSWORD_COACH:?}"
+role insights "${POSTGRES_PASSWORD_INSIGHTS:?}"
 echo "database roles ready"

@@ -7,8 +7,9 @@ import { gatewayDatabase } from "@fit/gateway";
 import { nutritionDatabase } from "@fit/nutrition";
 import { openEmbeddedPGlite } from "@fit/service-kit";
 import { workoutsDatabase } from "@fit/workouts";
+import { insightsDatabase } from "@fit/insights";
 
-export const embeddedDatabases = [gatewayDatabase, bodyMetricsDatabase, nutritionDatabase, workoutsDatabase, coachDatabase];
+export const embeddedDatabases = [gatewayDatabase, bodyMetricsDatabase, nutritionDatabase, workoutsDatabase, coachDatabase, insightsDatabase];
 
 /** Written by the launcher's build (write-pglite-template.ts): every service's migrations, each in its schema. */
 export const sharedPgliteTemplate = fileURLToPath(new URL("../dist/pglite-template/", import.meta.url));

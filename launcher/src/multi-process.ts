@@ -6,7 +6,7 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 /**
  * Every service as its own process against PostgreSQL and NATS, as they run in production; this only saves
- * opening five terminals. Each service reads its own configuration from the environment.
+ * opening six terminals. Each service reads its own configuration from the environment.
  */
 const { config, env } = loadLauncherConfig();
 if (!config.DATABASE_URL || !config.NATS_URL) {
@@ -20,6 +20,7 @@ const services = [
   { name: "nutrition", port: 3102 },
   { name: "workouts", port: 3103 },
   { name: "coach", port: 3104 },
+  { name: "insights", port: 3105 },
   { name: "gateway", port: config.PORT },
 ];
 
@@ -32,11 +33,12 @@ const children: ChildProcess[] = services.map(({ name, port }, i) =>
       ...env,
       ...secrets,
       PORT: String(port),
-      // One port cannot serve five processes' metrics: body-metrics gets METRICS_PORT, the next service +1, ...
+      // One port cannot serve six processes' metrics: body-metrics gets METRICS_PORT, the next service +1, ...
       ...(config.METRICS_PORT ? { METRICS_PORT: String(config.METRICS_PORT + i) } : {}),
       BODY_METRICS_URL: "http://127.0.0.1:3101",
       NUTRITION_URL: "http://127.0.0.1:3102",
       WORKOUTS_URL: "http://127.0.0.1:3103",
+      INSIGHTS_URL: "http://127.0.0.1:3105",
     },
   }),
 );

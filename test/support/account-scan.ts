@@ -3,7 +3,7 @@
 // later is searched too.
 import pg from "pg";
 
-const serviceSchemas = ["identity", "body_metrics", "nutrition", "workouts", "coach"];
+const serviceSchemas = ["identity", "body_metrics", "nutrition", "workouts", "coach", "insights"];
 
 export interface Hit {
   table: string;

@@ -17,6 +17,7 @@ export const startReplica = async (system: System, logLevel = "warn", env: Recor
     BODY_METRICS_URL: system.services.bodyMetrics,
     NUTRITION_URL: system.services.nutrition,
     WORKOUTS_URL: system.services.workouts,
+    INSIGHTS_URL: system.services.insights,
     ...env,
   });
   return {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "commander";
 import { isCalendarDate } from "@fit/contracts";
 import { label, wordOf } from "./labels.ts";
+import { localDay } from "./output.ts";
 
 /** Option parsers: commander reports what they throw as a usage error, before any request. */
 
@@ -25,6 +26,17 @@ export const instant = (value: string): number => {
 export const day = (value: string): string => {
   if (!isCalendarDate(value)) throw new InvalidArgumentError("not a day in the form YYYY-MM-DD");
   return value;
+};
+
+const DAY_WORDS: Record<string, number> = { yesterday: -1, today: 0, tomorrow: 1 };
+
+/** A day as `day` takes it, or `today`, `yesterday`, `tomorrow`: the user's own, in their time zone. */
+export const dayOrWord = (value: string): string => {
+  const offset = DAY_WORDS[value.trim().toLowerCase()];
+  if (offset === undefined) return day(value);
+  const when = new Date();
+  when.setDate(when.getDate() + offset);
+  return localDay(when);
 };
 
 /** Whole seconds from `h:mm:ss` or `mm:ss`, or from a number of minutes (`45`, `32,5`). */

@@ -1,4 +1,5 @@
 // The only code that calls the gateway: the public API under /api, with the session cookie (same origin).
+import type { UnitSystem } from "@fit/units";
 import type * as T from "./types.ts";
 
 /** An answer in the error envelope; `field` is the request field its message names, if any. */
@@ -89,6 +90,9 @@ export const api = {
   targets: () => call<T.Targets | null>("GET", "/api/targets"),
   putTargets: (body: T.TargetsInput) => call<unknown>("PUT", "/api/targets", body),
 
+  /** Only the units of the profile (`GET /api/profile`): what every weight and length on screen follows. */
+  profileUnits: () => call<{ units: UnitSystem }>("GET", "/api/profile").then((profile) => profile.units),
+
   dailyTotals: () => call<T.DailyTotal[]>("GET", "/api/nutrition"),
   foodItems: (date: string) => call<T.FoodItem[]>("GET", `/api/nutrition/items${query({ date })}`),
   logFood: (body: T.FoodItemCreate) => create<T.FoodItem>("/api/nutrition/items", body),
@@ -98,6 +102,13 @@ export const api = {
   searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
   food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
   foodByBarcode: (code: string) => call<T.Food>("GET", `/api/foods/barcode/${encodeURIComponent(code)}`),
+  customFoods: () => call<T.CustomFood[]>("GET", "/api/custom-foods"),
+  createCustomFood: (body: T.CustomFoodInput) => create<T.CustomFood>("/api/custom-foods", body),
+  editCustomFood: (id: string, patch: T.CustomFoodPatch) => call<T.CustomFood>("PATCH", `/api/custom-foods/${encodeURIComponent(id)}`, patch),
+  deleteCustomFood: (id: string) => call<Ok>("DELETE", `/api/custom-foods/${encodeURIComponent(id)}`),
+  recipes: () => call<T.Recipe[]>("GET", "/api/recipes"),
+  createRecipe: (body: T.RecipeInput) => create<T.Recipe>("/api/recipes", body),
+  deleteRecipe: (id: string) => call<Ok>("DELETE", `/api/recipes/${encodeURIComponent(id)}`),
 
   estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
 

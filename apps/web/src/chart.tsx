@@ -16,7 +16,7 @@ export interface Series {
   bars?: boolean;
 }
 
-export const Chart = ({ title, times, span, series, height = 220, unit }: {
+export const Chart = ({ title, times, span, series, height = 220, unit, tick = (value) => `${value} ${unit}` }: {
   title: string;
   /** Unix seconds, ascending. */
   times: number[];
@@ -25,6 +25,8 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
   series: Series[];
   height?: number;
   unit: string;
+  /** A y tick's label; by default the number and the unit. */
+  tick?: (value: number) => string;
 }) => {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -39,7 +41,7 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
         cursor: { points: { size: 6 } },
         // Bars (amounts per day) stand on zero; a weight line is scaled to its readings.
         scales: { x: { time: true, range: () => span }, ...(series.some((s) => s.bars) ? { y: { range: (_u, _min, max) => [0, max * 1.1] } } : {}) },
-        axes: [{ incrs: DAY_INCREMENTS, values: (_u, ticks) => ticks.map(dayLabel) }, { values: (_u, ticks) => ticks.map((tick) => `${tick} ${unit}`), size: 76 }],
+        axes: [{ incrs: DAY_INCREMENTS, values: (_u, ticks) => ticks.map(dayLabel) }, { values: (_u, ticks) => ticks.map(tick), size: 76 }],
         series: [
           {},
           ...series.map((s) => ({
@@ -62,7 +64,7 @@ export const Chart = ({ title, times, span, series, height = 220, unit }: {
       resize.disconnect();
       plot.destroy();
     };
-  }, [times, span, series, height, unit]);
+  }, [times, span, series, height, tick]);
   if (times.length === 0) return <p class="muted">Nothing to chart yet.</p>;
   return <figure class="chart" aria-label={title} ref={box} />;
 };

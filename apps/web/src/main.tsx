@@ -1,3 +1,4 @@
+import type { UnitSystem } from "@fit/units";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.ts";
@@ -13,6 +14,7 @@ import { lazyPage } from "./lazy.tsx";
 import { interceptLinks, navigate, useLocation } from "./router.ts";
 import type { SessionView } from "./types.ts";
 import { UndoBar } from "./ui.tsx";
+import { UnitsContext } from "./units.tsx";
 import "./style.css";
 
 const WorkoutsPage = lazyPage(() => import("./pages/workouts.tsx").then((m) => m.WorkoutsPage));
@@ -40,6 +42,7 @@ const skipToContent = (event: MouseEvent) => {
 const subpages = [
   { path: "/workouts/", Page: lazyPage(() => import("./pages/workout.tsx").then((m) => m.WorkoutPage)) },
   { path: "/coach/meal", Page: lazyPage(() => import("./pages/meal.tsx").then((m) => m.MealPage)) },
+  { path: "/food/mine", Page: lazyPage(() => import("./pages/own-foods.tsx").then((m) => m.OwnFoodsPage)) },
 ];
 const subpageAt = (path: string) =>
   subpages.find((page) => (page.path.endsWith("/") ? path.startsWith(page.path) && path.length > page.path.length : path === page.path));
@@ -48,13 +51,19 @@ const App = () => {
   const location = useLocation();
   const [session, setSession] = useState<SessionView | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
+  const [units, setUnits] = useState<UnitSystem | undefined>(undefined);
   useEffect(() => {
     api.session().then(setSession, (error: Error) => setFailure(error.message));
   }, []);
+  // Before any screen, so a number typed is never read in the wrong unit; without the profile, the API's own
+  // units, which every label names.
+  useEffect(() => {
+    if (session) api.profileUnits().then(setUnits, () => setUnits("metric"));
+  }, [session]);
 
   if (failure) return <main class="narrow"><h1>Fitness</h1><p class="error" role="alert">{failure}</p></main>;
-  if (session === undefined) return <main class="narrow" aria-busy="true"><p class="muted">Loading…</p></main>;
   if (session === null) return <SignInPage />;
+  if (session === undefined || units === undefined) return <main class="narrow" aria-busy="true"><p class="muted">Loading…</p></main>;
 
   const current = pages.find((page) => page.path === location.pathname) ?? subpageAt(location.pathname);
   const signOut = async () => {
@@ -63,7 +72,7 @@ const App = () => {
     navigate("/");
   };
   return (
-    <>
+    <UnitsContext.Provider value={{ units }}>
       <a class="skip" href="#main" onClick={skipToContent}>Skip to content</a>
       <header class="top">
         <nav aria-label="Main">
@@ -82,7 +91,7 @@ const App = () => {
         )}
       </main>
       <UndoBar />
-    </>
+    </UnitsContext.Provider>
   );
 };
 

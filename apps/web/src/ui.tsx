@@ -1,4 +1,5 @@
 // Small shared pieces: labelled fields with their error beside them, the undo bar, number parsing.
+import { inUnitsOf, parseLengthCm, parseWeightKg, type UnitSystem } from "@fit/units";
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError } from "./api.ts";
@@ -13,8 +14,8 @@ export interface FormError {
 
 /** A number field holding something else: refused in the browser, so nothing is sent (or cleared) on its account. */
 class NotANumber extends Error {
-  constructor(readonly field: string) {
-    super(`${field} must be a number`);
+  constructor(readonly field: string, what: string) {
+    super(`${field} must be ${what}`);
   }
 }
 
@@ -29,10 +30,10 @@ const inLabels = (message: string, labels: Readonly<Record<string, string>>) =>
     return offset === 0 ? label : label.charAt(0).toLowerCase() + label.slice(1);
   });
 
-/** `labels` maps each request field of the form to its label. */
-export const formError = (error: unknown, labels: Readonly<Record<string, string>>): FormError => {
+/** `labels` maps each request field of the form to its label; the API's kilograms and centimetres read in `units`. */
+export const formError = (error: unknown, labels: Readonly<Record<string, string>>, units: UnitSystem = "metric"): FormError => {
   if (error instanceof NotANumber) return { field: error.field, message: inLabels(error.message, labels) };
-  if (error instanceof ApiError) return { field: error.fieldIn(Object.keys(labels)), message: inLabels(error.message, labels) };
+  if (error instanceof ApiError) return { field: error.fieldIn(Object.keys(labels)), message: inLabels(inUnitsOf(error.message, units), labels) };
   return { message: String(error) };
 };
 
@@ -59,15 +60,27 @@ export const Field = ({ id, label, error, children, hint }: {
 export const FormProblem = ({ error }: { error: FormError | null }) =>
   error && error.field === undefined ? <p class="error" role="alert">{error.message}</p> : null;
 
-/** The form's `field`: empty is "not given"; anything else must read as a number (the API judges its range). */
-export const numberOrUndefined = (data: FormData, field: string): number | undefined => {
+/** The form's `field` read by `parse`: empty is "not given"; anything else must read as `what` (the API judges its range). */
+const readField = (data: FormData, field: string, parse: (text: string) => number | undefined, what: string): number | undefined => {
   const value = data.get(field);
-  const text = typeof value === "string" ? value.trim().replace(",", ".") : "";
+  const text = typeof value === "string" ? value.trim() : "";
   if (text === "") return undefined;
-  const number = Number(text);
-  if (!Number.isFinite(number)) throw new NotANumber(field);
+  const number = parse(text);
+  if (number === undefined || !Number.isFinite(number)) throw new NotANumber(field, what);
   return number;
 };
+
+/** A number field; a decimal comma reads as a point. */
+export const numberOrUndefined = (data: FormData, field: string): number | undefined =>
+  readField(data, field, (text) => Number(text.replace(",", ".")), "a number");
+
+/** A weight field as kilograms: a bare number in the profile's units, or with its own (`180.5 lb`, `81.4 kg`, `12 st 8`). */
+export const kgOrUndefined = (data: FormData, field: string, units: UnitSystem): number | undefined =>
+  readField(data, field, (text) => parseWeightKg(text, units), "a weight, such as 81.4, 180.5 lb or 12 st 8 lb");
+
+/** A length field as centimetres: a bare number in the profile's units, or with its own (`32 in`, `81.5 cm`, `5 ft 11 in`). */
+export const cmOrUndefined = (data: FormData, field: string, units: UnitSystem): number | undefined =>
+  readField(data, field, (text) => parseLengthCm(text, units), "a length, such as 81.5, 32 in or 5 ft 11 in");
 
 /** When a reading was taken: now unless changed, so a reading can be back-filled onto its day and hour. */
 export const WhenField = ({ id, error }: { id: string; error: FormError | null }) => (

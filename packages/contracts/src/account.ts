@@ -3,7 +3,9 @@ import { defineEndpoint, defineEvent, type EndpointDef } from "./bus.ts";
 import { Measurement, Targets, WeightReading } from "./body-metrics.ts";
 import { accountId, CalendarDate, TimestampMs, Uuid } from "./common.ts";
 import { FoodItem } from "./nutrition.ts";
+import { CustomFood, Recipe } from "./own-foods.ts";
 import { ApiKeyList } from "./credentials.ts";
+import { Profile } from "./insights.ts";
 import { Workout } from "./workouts.ts";
 
 /**
@@ -36,8 +38,11 @@ export const accountExportParts = {
   weighIns: exportPart("body-metrics.export.weigh-ins", "body-metrics", WeightReading),
   measurements: exportPart("body-metrics.export.measurements", "body-metrics", Measurement),
   targets: exportPart("body-metrics.export.targets", "body-metrics", Targets),
+  profile: exportPart("insights.export.profile", "insights", Profile),
   foodItems: exportPart("nutrition.export.food-items", "nutrition", FoodItem),
   dailyTotals: exportPart("nutrition.export.daily-totals", "nutrition", DailyTotalRow),
+  customFoods: exportPart("nutrition.export.custom-foods", "nutrition", CustomFood),
+  recipes: exportPart("nutrition.export.recipes", "nutrition", Recipe),
   workouts: exportPart("workouts.export.workouts", "workouts", Workout),
   coachUsage: exportPart("coach.export.usage", "coach", CoachUsageRow),
 } satisfies Record<string, EndpointDef<typeof ExportPageRequest>>;

@@ -199,6 +199,20 @@ export const bodyMetricsBus = {
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),
+  /** The readings between two instants, oldest first: what a copy of them (insights' read model) is repaired from. */
+  weightReadings: defineEndpoint({
+    subject: "body-metrics.weight-readings.get",
+    service: "body-metrics",
+    request: z.object({ accountId, from: TimestampMs, to: TimestampMs }),
+    reply: z.array(z.object({ id: Uuid, ts: TimestampMs, weightKg: z.number() })),
+  }),
+  /** Sets the daily kcal and protein targets, keeping the goal weight and dates: adopting insights' suggestion. */
+  setDailyTargets: defineEndpoint({
+    subject: "body-metrics.daily-targets.set",
+    service: "body-metrics",
+    request: z.object({ accountId, dailyKcalTarget: z.number().min(500).max(10_000), proteinTargetG: z.number().min(0).max(1000) }),
+    reply: Targets,
+  }),
   /** The overview and the latest measurements in one question: everything the dashboard reads here. */
   dashboard: defineEndpoint({
     subject: "body-metrics.dashboard.get",
@@ -213,6 +227,12 @@ export const bodyMetricsEvents = {
     subject: "body-metrics.weight.logged",
     stream: "BODY_METRICS",
     data: z.object({ accountId, readingId: Uuid, ts: TimestampMs, weightKg: z.number() }),
+  }),
+  /** A reading is gone; `ts` says which day of a copy it leaves. */
+  weightDeleted: defineEvent({
+    subject: "body-metrics.weight.deleted",
+    stream: "BODY_METRICS",
+    data: z.object({ accountId, readingId: Uuid, ts: TimestampMs }),
   }),
   targetsUpdated: defineEvent({
     subject: "body-metrics.targets.updated",

@@ -38,6 +38,8 @@ const accountDeletion = (service: string) => ({ event: identityEvents.accountDel
 
 /** The durables nutrition rolls its own item events up into daily totals through, one per event. */
 export const nutritionRollupDurable = (event: EventDef) => `nutrition-rollup-${event.subject.split(".").at(-1)}`;
+/** The durables insights keeps its read model of weigh-ins and food days through, one per event. */
+export const insightsDurable = (event: EventDef) => `insights-${event.subject.replaceAll(".", "-")}`;
 /** The durable nutrition copies the account's targets onto its days through. */
 export const nutritionTargetsDurable = "nutrition-targets";
 
@@ -76,9 +78,20 @@ export const busAccess = {
     buckets: [],
   },
   workouts: {
-    asks: [coachBus.parseWorkout],
+    asks: [coachBus.parseWorkout, coachBus.estimateWorkoutEnergy],
     publishes: Object.values(workoutsEvents),
     consumes: [accountDeletion("workouts")],
+    broadcasts: [],
+    buckets: [],
+  },
+  insights: {
+    asks: [bodyMetricsBus.weightReadings, bodyMetricsBus.setDailyTargets, bodyMetricsBus.overview, nutritionBus.intakeDays],
+    publishes: [],
+    consumes: [
+      ...[bodyMetricsEvents.weightLogged, bodyMetricsEvents.weightDeleted, ...Object.values(nutritionEvents)]
+        .map((event) => ({ event, durable: insightsDurable(event) })),
+      accountDeletion("insights"),
+    ],
     broadcasts: [],
     buckets: [],
   },

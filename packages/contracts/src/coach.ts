@@ -61,6 +61,18 @@ export const ParsedWorkout = z.object({
 });
 export type ParsedWorkout = z.infer<typeof ParsedWorkout>;
 
+/** What an energy estimate needs of a recorded workout; the speed comes from distance over moving time. */
+const RecordedWorkout = z.object({
+  activityType: ActivityType,
+  /** Moving time where known, else elapsed: MET × weight × hours counts the time spent moving. */
+  durationS: z.number().positive(),
+  distanceM: z.number().nonnegative().nullable(),
+  avgHr: z.number().nullable(),
+});
+
+export const WorkoutEnergyEstimate = EnergyEstimate.extend({ kcal: z.number().int().nonnegative() });
+export type WorkoutEnergyEstimate = z.infer<typeof WorkoutEnergyEstimate>;
+
 export const coachBus = {
   ask: defineEndpoint({
     subject: "coach.ask",
@@ -79,6 +91,17 @@ export const coachBus = {
     service: "coach",
     request: z.object({ accountId, text: z.string().min(1).max(4000), date: CalendarDate, weekday: z.number().int().min(0).max(6) }),
     reply: ParsedWorkout,
+  }),
+  /**
+   * The energy of recorded workouts that state none (an imported GPX, a TCX of `<Calories>0`), as a described
+   * workout's is estimated: the MET table, the speed, and the account's weight on `date`. Null for one it cannot
+   * estimate. No model call, so not counted against the account's quota.
+   */
+  estimateWorkoutEnergy: defineEndpoint({
+    subject: "coach.workout-energy.estimate",
+    service: "coach",
+    request: z.object({ accountId, date: CalendarDate, workouts: z.array(RecordedWorkout).min(1).max(50) }),
+    reply: z.object({ estimates: z.array(WorkoutEnergyEstimate.nullable()) }),
   }),
   usage: defineEndpoint({ subject: "coach.usage.get", service: "coach", request: z.object({ accountId }), reply: CoachUsage }),
 };

@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
 /**
  * Whether `digits` (8, 12, 13 or 14 of them) end in their GS1 check digit: from the right, the digits before it
  * weigh 3, 1, 3, 1…, and the check digit brings their sum to a multiple of 10.
@@ -25,16 +27,27 @@ export const Gtin = z
   .meta({ description: "A barcode: GTIN-8, UPC-A (12 digits), EAN-13 or GTIN-14, check digit included.", examples: ["3017620422003"] });
 
 /**
- * A food: `usda:<fdc_id>`, the USDA FoodData Central id of an SR Legacy food, or `off:<gtin>`, a packaged product
- * looked up by its barcode in Open Food Facts (GET /api/foods/barcode/{code}).
+ * A food to log: `usda:<fdc_id>` (the database), `off:<gtin>` (a packaged product looked up by its barcode in Open
+ * Food Facts, GET /api/foods/barcode/{code}), `custom:<uuid>` (one of the caller's own foods) or `recipe:<uuid>` (one
+ * of the caller's recipes).
  */
 export const FoodId = z
   .string({ error: "foodId must be a string" })
-  .regex(/^(?:usda:[1-9][0-9]{0,8}|off:(?:[0-9]{8}|[0-9]{13,14}))$/, { error: "foodId must be a food id like usda:173944 or off:3017620422003" })
+  .regex(new RegExp(`^(usda:[1-9][0-9]{0,8}|off:([0-9]{8}|[0-9]{13,14})|(custom|recipe):${UUID})$`), {
+    error: "foodId must be a food id like usda:173944, off:3017620422003, custom:<uuid> or recipe:<uuid>",
+  })
   .meta({
-    description: "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy) or `off:<gtin>` (a product by its barcode, from Open Food Facts).",
+    description:
+      "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy), `off:<gtin>` (a product by its barcode, from Open Food Facts), `custom:<uuid>` (one of your foods) or `recipe:<uuid>` (one of your recipes).",
     examples: ["usda:173944"],
   });
+
+/** The id of one of the caller's own foods or recipes, `<prefix>:<uuid>`. */
+export const ownFoodId = (prefix: "custom" | "recipe") =>
+  z
+    .string({ error: "id must be a string" })
+    .regex(new RegExp(`^${prefix}:${UUID}$`), { error: `id must be a ${prefix} id like ${prefix}:<uuid>` })
+    .meta({ description: `\`${prefix}:<uuid>\`, as created.` });
 
 const per100g = (what: string) => z.number().nullable().meta({ description: `${what} per 100 g; null when the source has no value (unknown, not 0).` });
 
@@ -61,8 +74,8 @@ export const FoodPortion = z
 
 const FoodFields = {
   id: FoodId,
-  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; a product's name and brand." }),
-  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `Packaged foods (Open Food Facts)` for a product." }),
+  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; a product's name and brand; your own food's name (with its brand) or recipe's name." }),
+  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `Packaged foods (Open Food Facts)` for a product; `My foods` or `My recipes` for your own." }),
   per100g: FoodNutrients,
 };
 
@@ -93,6 +106,15 @@ export const FoodSearchQuery = z.object({
     .default(20)
     .meta({ description: "At most this many foods, 1 to 50 (default 20)." }),
 });
+
+export const RecentFood = FoodMatch.extend({
+  lastLoggedOn: z.string().meta({ description: "The latest day (YYYY-MM-DD) the caller logged this food on." }),
+  timesLogged: z.number().int().meta({ description: "How many items the caller logged from this food in the last 90 days." }),
+}).meta({ id: "RecentFood" });
+
+export const RecentFoodList = z.array(RecentFood).meta({ id: "RecentFoodList" });
+
+export const RecentFoodsQuery = FoodSearchQuery.pick({ limit: true });
 
 export const FoodMatchList = z.array(FoodMatch).meta({ id: "FoodMatchList" });
 

@@ -5,6 +5,12 @@ import { EstimateRange, EstimateSource, FoodEstimates } from "./estimates.ts";
 import { FoodId } from "./foods.ts";
 import { LoggedCalendarDate } from "./logged-time.ts";
 
+/** A macro's total is the sum over the items that know it (docs/decisions/0067-day-macros-sum-what-is-known.md). */
+const knownPartOfTotal = (what: string) =>
+  z.number().nullable().meta({
+    description: `Total ${what} in grams over the day's items that give it; null when none does. See macrosUnknownItems.`,
+  });
+
 export const Adherence = z.enum(["under", "on", "over"]);
 
 export const DailyTotal = z
@@ -13,6 +19,12 @@ export const DailyTotal = z
     date: CalendarDate,
     kcal: z.number().meta({ description: "Total calories logged that day." }),
     proteinG: z.number().meta({ description: "Total protein in grams that day." }),
+    fatG: knownPartOfTotal("fat"),
+    carbsG: knownPartOfTotal("carbohydrate"),
+    fiberG: knownPartOfTotal("fibre"),
+    macrosUnknownItems: z.number().int().meta({
+      description: "How many of the day's items lack fat, carbs or fibre (typed without them): fatG, carbsG and fiberG leave those out.",
+    }),
     hitProtein: z.boolean().meta({ description: "proteinG >= the protein target; false without a target." }),
     adherence: Adherence.nullable().meta({
       description: "under < 90 % of the kcal target <= on <= 110 % < over; null without a kcal target.",
@@ -164,6 +176,24 @@ export const FoodItem = z
 export const FoodItemList = z.array(FoodItem).meta({ id: "FoodItemList" });
 export const FoodItemsQuery = z.object({ date: CalendarDate });
 
+const CopyEnd = <D extends z.ZodType<string>>(date: D, meal: string) =>
+  z.object({ date, meal: Meal.optional().meta({ description: meal }) });
+
+export const FoodItemCopy = z
+  .object({
+    from: CopyEnd(CalendarDate, "Only the items of this meal; the whole day when left out."),
+    to: CopyEnd(LoggedCalendarDate, "The meal the copies are logged in; each keeps its own meal when left out."),
+  })
+  .superRefine(({ from, to }, context) => {
+    if (from.date === to.date && (to.meal ?? from.meal) === from.meal) {
+      context.addIssue({ code: "custom", path: ["to"], message: "to must be another date or meal than from" });
+    }
+  })
+  .meta({
+    id: "FoodItemCopy",
+    description: "Log again: the items of a past meal (`from.meal`) or day, copied to `to.date` (and `to.meal`).",
+  });
+
 export const FoodDescribe = z
   .object({
     text: z
@@ -210,6 +240,13 @@ export const nutritionBus = {
     service: "nutrition",
     request: z.object({ accountId, email: z.string(), date: CalendarDate }),
     reply: DailyTotal.nullable(),
+  }),
+  /** Each day with items between two days (inclusive), summed from the items themselves, oldest first. */
+  intakeDays: defineEndpoint({
+    subject: "nutrition.intake-days.get",
+    service: "nutrition",
+    request: z.object({ accountId, from: CalendarDate, to: CalendarDate }),
+    reply: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int() })),
   }),
   dayItems: defineEndpoint({
     subject: "nutrition.day-items.get",

@@ -11,13 +11,17 @@ import {
 } from "./credentials.ts";
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
-  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+  DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodItemCopy, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
-import { BarcodeParams, Food, FoodIdParams, FoodMatchList, FoodSearchQuery } from "./foods.ts";
+import { BarcodeParams, Food, FoodIdParams, FoodMatchList, FoodSearchQuery, RecentFoodList, RecentFoodsQuery } from "./foods.ts";
+import {
+  CustomFood, CustomFoodInput, CustomFoodList, CustomFoodParams, CustomFoodPatch, Recipe, RecipeInput, RecipeList, RecipeParams,
+} from "./own-foods.ts";
 import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
   WorkoutRoute,
 } from "./workouts.ts";
+import { Insights, InsightsQuery, Profile, ProfileInput } from "./insights.ts";
 import type { Scope } from "./scopes.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -32,7 +36,7 @@ export interface Operation {
   /** Fastify-style path (`/api/weight/:id`). */
   readonly path: string;
   /** The service that serves it; the gateway forwards the path's prefix there. */
-  readonly service: "gateway" | "body-metrics" | "nutrition" | "workouts";
+  readonly service: "gateway" | "body-metrics" | "nutrition" | "workouts" | "insights";
   readonly tag: string;
   readonly scope: Scope;
   readonly summary: string;
@@ -128,8 +132,10 @@ export const operations = {
     scope: "nutrition:write", summary: "Log a food item",
     description:
       "Logs one food item on a day; the day's total includes it as soon as this returns. Typed numbers, or a food of " +
-      "the database with a portion: 404 for a food that does not exist, 400 for a measure that is not one of its " +
-      "portions, 422 for a food without nutrient values; nothing is stored then.",
+      "the database, one of your foods or a recipe (`custom:`/`recipe:` ids; a recipe by servings or grams) with a portion: " +
+      "404 for a food that does not exist (or is another account's), 400 for a measure that is not one of its " +
+      "portions, 422 for a food without nutrient values; nothing is stored then. The item keeps its numbers when the " +
+      "food is later edited or deleted.",
     body: FoodItemCreate, response: FoodItem, errors: [400, 409, 413, 415, 422], idempotencyKey: true,
   }),
   listFoodItems: define({
@@ -155,13 +161,24 @@ export const operations = {
       "USDA SR Legacy foods whose description has every typed word (or one a typo or plural away: `banan`, " +
       "`chiken brest`), best match first: a match in the food's head (`Bananas` of `Bananas, raw`) before one " +
       "elsewhere (`Bread, banana`), plain foods before branded, restaurant and baby foods. Foods the source has " +
-      "no energy value for are left out. Typed words nothing matches are ignored; none matching gives [].",
+      "no energy value for are left out. Typed words nothing matches are ignored; none matching gives []. Your own " +
+      "foods and recipes whose name (or brand) has every typed word come first (`custom:`/`recipe:` ids).",
     query: FoodSearchQuery, response: FoodMatchList, errors: [400],
+  }),
+  listRecentFoods: define({
+    id: "listRecentFoods", method: "GET", path: "/api/foods/recent", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "The caller's recent and frequent foods",
+    description:
+      "Foods of the database the caller logged in the last 90 days, for logging again: each log counts, halved for every " +
+      "two weeks of its age, so a food eaten often and lately comes first. The same weight lifts these foods in GET /api/foods.",
+    query: RecentFoodsQuery, response: RecentFoodList, errors: [400],
   }),
   getFood: define({
     id: "getFood", method: "GET", path: "/api/foods/:id", service: "nutrition", tag: "Foods",
     scope: "nutrition:read", summary: "A food with its portions",
-    description: "A food of the database (`usda:…`), or a product looked up by its barcode before (`off:…`, as GET /api/foods/barcode/{code}).",
+    description: "A food of the database (`usda:…`), a product looked up by its barcode before (`off:…`, as GET " +
+      "/api/foods/barcode/{code}), one of your foods (portions: 1 its serving, then its measures) or a recipe (portion 1: " +
+      "a serving). Another account's food or recipe is a 404.",
     params: FoodIdParams, response: Food, errors: [400, 404, 502, 503, 504],
   }),
   getFoodByBarcode: define({
@@ -175,6 +192,73 @@ export const operations = {
       "stale one is fetched again, and served as it was when Open Food Facts does not answer. 404: no such product; " +
       "502: an answer that is not a product; 504: no answer in time.",
     params: BarcodeParams, response: Food, errors: [400, 404, 502, 503, 504],
+  }),
+  listCustomFoods: define({
+    id: "listCustomFoods", method: "GET", path: "/api/custom-foods", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "Your own foods", description: "Every food you made, by name.",
+    response: CustomFoodList, errors: [],
+  }),
+  createCustomFood: define({
+    id: "createCustomFood", method: "POST", path: "/api/custom-foods", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Make a food of your own",
+    description: "Figures per 100 g or per serving; it is then searched, read and logged like a database food under its " +
+      "`custom:<uuid>` id.",
+    body: CustomFoodInput, response: CustomFood, errors: [400, 409, 413, 415], idempotencyKey: true,
+  }),
+  getCustomFood: define({
+    id: "getCustomFood", method: "GET", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "One of your foods, as entered", params: CustomFoodParams, response: CustomFood, errors: [400, 404],
+  }),
+  editCustomFood: define({
+    id: "editCustomFood", method: "PATCH", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Edit one of your foods",
+    description: "Only the fields sent change. Recipes holding it are recomputed from its new figures (same grams); " +
+      "items already logged keep their numbers.",
+    params: CustomFoodParams, body: CustomFoodPatch, response: CustomFood, errors: [400, 404, 413, 415],
+  }),
+  deleteCustomFood: define({
+    id: "deleteCustomFood", method: "DELETE", path: "/api/custom-foods/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Delete one of your foods",
+    description: "409 while a recipe holds it (the message names the recipes); items already logged keep their numbers.",
+    params: CustomFoodParams, response: Ack, errors: [400, 404, 409],
+  }),
+  listRecipes: define({
+    id: "listRecipes", method: "GET", path: "/api/recipes", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "Your recipes", description: "Every recipe you made, by name, with its figures.",
+    response: RecipeList, errors: [],
+  }),
+  createRecipe: define({
+    id: "createRecipe", method: "POST", path: "/api/recipes", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Make a recipe",
+    description: "Ingredients are database foods or your own (not recipes), each with a portion as when logging. The " +
+      "figures per serving are the ingredients' sums divided by `servings`; per 100 g, by `cookedWeightG` or else the " +
+      "ingredients' weight. 404 for an ingredient that does not exist, 400 for a measure it lacks, 422 for one without " +
+      "nutrient values. Logged as `recipe:<uuid>` with `portion.servings` or `portion.grams`.",
+    body: RecipeInput, response: Recipe, errors: [400, 404, 409, 413, 415, 422], idempotencyKey: true,
+  }),
+  getRecipe: define({
+    id: "getRecipe", method: "GET", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "One of your recipes", params: RecipeParams, response: Recipe, errors: [400, 404],
+  }),
+  replaceRecipe: define({
+    id: "replaceRecipe", method: "PUT", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Change a recipe",
+    description: "Replaces it whole, refused as creating one is; items already logged keep their numbers.",
+    params: RecipeParams, body: RecipeInput, response: Recipe, errors: [400, 404, 413, 415, 422],
+  }),
+  deleteRecipe: define({
+    id: "deleteRecipe", method: "DELETE", path: "/api/recipes/:id", service: "nutrition", tag: "Foods",
+    scope: "nutrition:write", summary: "Delete a recipe", description: "Items already logged from it keep their numbers.",
+    params: RecipeParams, response: Ack, errors: [400, 404],
+  }),
+  copyFoodItems: define({
+    id: "copyFoodItems", method: "POST", path: "/api/nutrition/copy", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Log a meal or day again",
+    description:
+      "Copies the items of `from.date` (only its `from.meal` when given) to `to.date`, in `to.meal` when given, else each in its " +
+      "own meal. Each copy keeps its name, portion, figures, estimate and `source`; the answer is the new items, oldest first. " +
+      "404 when nothing is logged there; 422 above 100 items.",
+    body: FoodItemCopy, response: FoodItemList, errors: [400, 404, 409, 413, 415, 422], idempotencyKey: true,
   }),
   describeFood: define({
     id: "describeFood", method: "POST", path: "/api/nutrition/describe", service: "nutrition", tag: "Nutrition",
@@ -230,12 +314,50 @@ export const operations = {
     description: "A GPX, TCX or FIT file as the raw body (up to 10 MiB; its format is read from its content), or a " +
       "normalized JSON row with `source` and `externalId`. Distance, moving time, elevation gain and heart rate are " +
       "computed from a file's track. The same file or (source, externalId) again updates the workout it made. A " +
-      "workout starting more than a day ahead of the server's clock (a device's unset clock, say) is a 400.",
+      "multisport FIT file (a triathlon) becomes a workout per session, transitions included, linked by one `eventId` " +
+      "and all listed in `legs`. A file of an activity already logged from another file (the same run as .fit, .gpx " +
+      "and .tcx: same type, starts within 5 minutes, times overlapping by 80 % or more) makes no second workout: " +
+      "`duplicateOf` names the logged one, which a richer file updates and a poorer one leaves as it is. A file " +
+      "stating no energy (GPX, or `<Calories>0`) gets an estimate from the MET table, the activity's speed and the " +
+      "person's latest weight, with its range in `energyEstimate`; a device's own figure is never replaced by an " +
+      "estimate. A workout starting more than a day ahead of the server's clock (a device's unset clock, say) is a 400.",
     query: WorkoutImportQuery, body: WorkoutImportRow, response: WorkoutImported, errors: [400, 409, 413, 415, 422, 429], idempotencyKey: true,
     upload: {
       limitBytes: ACTIVITY_FILE_LIMIT,
       mediaTypes: ["application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/vnd.ant.fit", "application/xml", "text/xml", "application/octet-stream"],
     },
+  }),
+  getProfile: define({
+    id: "getProfile", method: "GET", path: "/api/profile", service: "insights", tag: "Profile", scope: "profile:read",
+    summary: "Get the profile",
+    description: "Height, birth year, sex, activity level, display units, time zone and first day of the week; the defaults " +
+      "(metric, UTC, monday, the rest null) until they are set. `units` tells clients how to show and accept numbers: the " +
+      "API itself always speaks kilograms and centimetres.",
+    response: Profile, errors: [],
+  }),
+  putProfile: define({
+    id: "putProfile", method: "PUT", path: "/api/profile", service: "insights", tag: "Profile", scope: "profile:write",
+    summary: "Set the profile", description: "Replaces the caller's profile; omitted fields take their defaults. Returns it.",
+    body: ProfileInput, response: Profile, errors: [400, 413, 415],
+  }),
+  getInsights: define({
+    id: "getInsights", method: "GET", path: "/api/insights", service: "insights", tag: "Insights", scope: "dashboard:read",
+    summary: "Trend weight, weekly rate, goal date, expenditure and suggested targets",
+    description: "Computed from the caller's weigh-ins and food days as of `date` (default: today in the profile's time zone; " +
+      "readings are grouped by local day). The trend is a smoothed weight that sees through day-to-day water swings; the " +
+      "weekly rate is its slope; the goal date is when the trend reaches the goal weight at that rate. Expenditure starts " +
+      "from a formula on the profile and moves to what logged intake and the trend's change say (~7 700 kcal per kg) as " +
+      "counted days accumulate, with a 90 % range. A day without food logged is unknown, never zero. Suggested targets " +
+      "reach the goal by the target date within safe limits, or say why they cannot. A change reaches the insights within " +
+      "moments (events).",
+    query: InsightsQuery, response: Insights, errors: [400, 503, 504],
+  }),
+  adoptSuggestedTargets: define({
+    id: "adoptSuggestedTargets", method: "POST", path: "/api/insights/adopt-targets", service: "insights", tag: "Insights",
+    scope: "targets:write", summary: "Make the suggested daily kcal and protein the targets",
+    description: "Computes the suggestion for today (as GET /api/insights does) and sets it as `dailyKcalTarget` and " +
+      "`proteinTargetG`, keeping the goal weight and dates. 422 when there is no suggestion (no goal weight or no weigh-in).",
+    response: Targets, errors: [422, 503, 504],
   }),
   askCoach: define({
     id: "askCoach", method: "POST", path: "/api/agent", service: "gateway", tag: "Coach", scope: "coach",
@@ -333,7 +455,7 @@ export const operations = {
     id: "exportAccount", method: "GET", path: "/api/account/export", service: "gateway", tag: "Account", scope: "account",
     summary: "Download everything stored about the account",
     description: "One JSON document (`Content-Disposition: attachment`): the account, its API keys' metadata (never a " +
-      "key), weigh-ins, measurements, targets, food items, daily totals, workouts and coach usage. It is streamed as " +
+      "key), weigh-ins, measurements, targets, the profile, food items, daily totals, own foods and recipes, workouts and coach usage. It is streamed as " +
       "each service's part arrives: a service that fails midway cuts the connection, so an incomplete download never " +
       "parses as a whole document. Needs the `account` scope: a session holds it, a key only when granted by name.",
     response: AccountExport, errors: [503, 504], attachment: "fitness-export.json",

@@ -7,6 +7,7 @@ export const scopes = [
   "targets:read", "targets:write",
   "nutrition:read", "nutrition:write",
   "workouts:read", "workouts:write",
+  "profile:read", "profile:write",
   "coach",
   "dashboard:read",
   "keys",

@@ -73,7 +73,10 @@ export const Workout = z
     avgCadence: z.number().nullable(),
     exercises: z.array(Exercise),
     energyEstimate: EnergyEstimate.nullable().meta({
-      description: "Set when energyKcal is the coach's estimate (not stated by the user or a device); null otherwise.",
+      description: "Set when energyKcal is an estimate (from the MET table: a description or a file that states none), not stated by the user or a device; null otherwise.",
+    }),
+    eventId: Uuid.optional().meta({
+      description: "Only on a leg of a multisport event (a triathlon file's swim, bike, run and transitions, each its own workout): the id every leg of that event shares.",
     }),
     createdAt: TimestampMs,
   })
@@ -143,9 +146,24 @@ export const WorkoutImportQuery = z.object({
   }),
 });
 
-export const WorkoutImported = z
-  .object({ created: z.boolean().meta({ description: "false when this re-imported a known file or externalId." }), workout: Workout })
-  .meta({ id: "WorkoutImported" });
+/** What one import did to one workout. */
+const ImportOutcome = z.object({
+  created: z.boolean().meta({ description: "false when this re-imported a known file or externalId, or matched a workout already logged." }),
+  workout: Workout,
+  duplicateOf: Uuid.optional().meta({
+    description: "Set when the file is an activity already logged from another file (same type, starts within 5 minutes, times overlapping by 80 % or more): that workout's id, which is `workout.id` too.",
+  }),
+  action: z.enum(["updated", "skipped"]).optional().meta({
+    description: "With duplicateOf: `updated` when this file was richer (more of the metrics and a track) and its figures replaced the logged ones, `skipped` when it was not and nothing changed.",
+  }),
+});
+
+export const WorkoutImported = ImportOutcome.extend({
+  legs: z.array(ImportOutcome).optional().meta({
+    description: "Only for a multisport file: every leg in the file's order, each its own workout sharing one eventId; the top-level fields are the first leg's.",
+  }),
+}).meta({ id: "WorkoutImported" });
+export type WorkoutImported = z.infer<typeof WorkoutImported>;
 
 export const WorkoutSplit = z
   .object({

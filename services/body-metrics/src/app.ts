@@ -29,7 +29,7 @@ export const buildBodyMetrics = ({ config, ...shared }: ServiceDependencies<Body
         measurementRoutes(context);
         targetRoutes(context);
         return [
-          ...serveBodyMetricsQueries(context.bus, context.store),
+          ...serveBodyMetricsQueries(context.bus, context.store, context.relay),
           serveWeightIngest(context),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
         ];

@@ -20,6 +20,7 @@ const gatewayEnv = baseEnv(3000).extend({
   BODY_METRICS_URL: z.url().default("http://127.0.0.1:3101"),
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
   WORKOUTS_URL: z.url().default("http://127.0.0.1:3103"),
+  INSIGHTS_URL: z.url().default("http://127.0.0.1:3105"),
   /** API requests per account per minute, whatever the credential. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Refused requests (no, bad or revoked credential) per client address per minute. */

@@ -8,6 +8,7 @@ import { createFoodFinder } from "./lookup/food-finder.ts";
 import { describeRoutes } from "./routes/describe.ts";
 import { foodRoutes } from "./routes/foods.ts";
 import { itemRoutes } from "./routes/items.ts";
+import { ownFoodRoutes } from "./routes/own-foods.ts";
 import { totalRoutes } from "./routes/totals.ts";
 import { loadFoods } from "./store/load-foods.ts";
 import { createStore } from "./store/store.ts";
@@ -33,6 +34,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
         const foods = createFoodFinder(context.store, config);
         itemRoutes(context, foods);
         foodRoutes(context, foods);
+        ownFoodRoutes(context, foods);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         return [

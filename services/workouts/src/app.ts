@@ -28,7 +28,7 @@ export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<Workout
         workoutRoutes(context);
         describeRoute(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         const reader = createActivityFileReader({ threads: config.WORKOUTS_IMPORT_THREADS, queue: config.WORKOUTS_IMPORT_QUEUE });
-        importRoute(context, reader);
+        importRoute(context, reader, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
         return [
           ...serveWorkoutQueries(context.bus, context.store),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),

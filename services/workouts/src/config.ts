@@ -4,6 +4,8 @@ import { baseEnv, loadConfig } from "@fit/service-kit";
 const workoutsEnv = baseEnv(3103).extend({
   /** How long a description may wait for the coach to parse it: above its model timeout plus one retry. */
   COACH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  /** How long an import waits for the coach's energy estimate of a file that states none; past it, it stores none. */
+  COACH_ESTIMATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
   /** Activity files read at once, each on a worker thread, and how many more may wait (docs/security.md#25-activity-file-imports). */
   WORKOUTS_IMPORT_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   WORKOUTS_IMPORT_QUEUE: z.coerce.number().int().min(0).max(100).default(8),

@@ -19,7 +19,9 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
   // and the stand-in of Open Food Facts holds the barcodes' products (test/support/open-food-facts.ts).
   const barcodes = [NUTELLA.code, NUTELLA.code.slice(1), "0".repeat(8)];
   const foods = ["usda:173944", "usda:171477", "usda:168878", "usda:171287", `off:${NUTELLA.code}`];
-  const ids: Record<Resource, string[]> = { weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, barcodes };
+  const ids: Record<Resource, string[]> = {
+    weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, barcodes, customFoods: [], recipes: [],
+  };
   const day = Date.parse(`${DATES[0]}T08:00:00Z`);
   for (let i = 0; i < count; i++) {
     ids.weights.push(await created(api.post("/api/weight", { weightKg: 80 + i / 10, note: `seed ${i}`, ts: day + i * 3_600_000 })));
@@ -28,9 +30,14 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
     ids.items.push(await created(api.post("/api/nutrition/items", item)));
     const workout = { source: "watch_device", externalId: `seed-${i}`, activityType: "run", startedAt: day + i * 3_600_000, durationS: 1800 + i, distanceM: 5000 };
     ids.workouts.push(await created(api.post("/api/workouts/import", workout)));
+    ids.customFoods.push(await created(api.post("/api/custom-foods", { name: `seed food ${i}`, per: "serving", servingG: 30 + i, kcal: 100 + i, proteinG: 5 })));
+    const recipe = { name: `seed recipe ${i}`, servings: 2, ingredients: [{ foodId: foods[i % foods.length], portion: { grams: 100 + i } }] };
+    ids.recipes.push(await created(api.post("/api/recipes", recipe)));
   }
   const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
   if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
+  const profile = await api.put("/api/profile", { heightCm: 178, birthYear: 1990, sex: "female", activityLevel: "light", units: "imperial", timeZone: "Europe/Berlin" });
+  if (profile.status !== 200) throw new Error(`seeding the profile failed: ${profile.status}`);
   return ids;
 };
 
@@ -76,8 +83,11 @@ export const snapshot = async (api: Api) => ({
   weights: await allPages(api, "/api/weight"),
   measurements: await allPages(api, "/api/measurements"),
   targets: await read(api, "/api/targets"),
+  profile: await read(api, "/api/profile"),
   items: await Promise.all(DATES.map((date) => read(api, `/api/nutrition/items?date=${date}`))),
   totals: await read(api, "/api/nutrition"),
   workouts: await allPages(api, "/api/workouts"),
+  customFoods: await read(api, "/api/custom-foods"),
+  recipes: await read(api, "/api/recipes"),
   dashboard: await read(api, `/api/dashboard?date=${DATES[0]}`),
 });

@@ -4,7 +4,7 @@ import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
 import { printJson, printLine } from "../output.ts";
 
-type DeleteOperation = (typeof operations)["deleteWeight" | "deleteMeasurement" | "deleteFoodItem" | "deleteWorkout"];
+type DeleteOperation = (typeof operations)["deleteWeight" | "deleteMeasurement" | "deleteFoodItem" | "deleteWorkout" | "deleteCustomFood" | "deleteRecipe"];
 
 /** `<parent> delete <id>`: one record of `noun`'s kind, as its `list` prints its id. */
 export const addDeleteCommand = (parent: Command, noun: string, operation: DeleteOperation, description = `delete a ${noun} by its id`) =>

@@ -1,13 +1,15 @@
 import { Meal, operations, type FoodItem, type FoodPortionChoice } from "@fit/contracts";
 import type { Command } from "commander";
 import type { z } from "zod";
-import { day, number, oneOf, onlyGiven } from "../args.ts";
+import { day, dayOrWord, number, oneOf, onlyGiven } from "../args.ts";
 import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
+import { macrosText } from "./dashboard.ts";
 import { addDeleteCommand } from "./delete-by-id.ts";
 import { CliError, exitCodes } from "../exit.ts";
 import { portion, PORTION_HELP, withCount } from "../food-portion.ts";
 import { foodDatabaseCommands, pickFood } from "./foods.ts";
+import { customFoodCommands } from "./own-foods.ts";
 import { localDay, orDash, printJson, printLine, printTable } from "../output.ts";
 
 interface NumberOptions {
@@ -80,7 +82,7 @@ const withGramsHint = (error: unknown, measure: number): unknown =>
     : error;
 
 export const foodCommands = (program: Command): void => {
-  const food = program.command("food").description("food items: add, list, edit, delete; the food database: search, show");
+  const food = program.command("food").description("food items: add, list, edit, delete, copy; the food database: search, recent, show; your own foods: custom");
 
   food
     .command("add")
@@ -89,7 +91,7 @@ export const foodCommands = (program: Command): void => {
         "whose kcal, protein, fat, carbs and fiber the server computes",
     )
     .argument("[name]", "what was eaten (with --food: default the food's name)")
-    .option("--food <id|barcode|words>", "a food of the database: its id (usda:173944), a barcode (3017620422003), or words, which pick the best match of `food search`")
+    .option("--food <id|barcode|words>", "a food: its id (usda:173944, off:…, custom:…, recipe:…), a barcode (3017620422003), or words, which pick the best match of `food search`")
     .option("--portion <portion>", `with --food, how much: ${PORTION_HELP}`, portion)
     .option("--count <n>", "with --portion <measure's number>, how many of it (same as --portion 2x3)", number)
     .option("--kcal <kcal>", "typed: energy, kcal (required without --food)", number)
@@ -128,6 +130,7 @@ export const foodCommands = (program: Command): void => {
     });
 
   foodDatabaseCommands(food);
+  customFoodCommands(food);
 
   food
     .command("list")
@@ -172,6 +175,21 @@ export const foodCommands = (program: Command): void => {
       printLine(`Saved ${itemLine(item)}`);
     });
 
+  food
+    .command("copy")
+    .description("log again: copy a past meal (--meal) or a whole day to another day, and meal, with the same figures")
+    .requiredOption("--from <day>", "the day to copy from: YYYY-MM-DD, yesterday or today", dayOrWord)
+    .option("--meal <meal>", "only this meal of it (default the whole day)", oneOf(Meal.options))
+    .option("--to <day>", "the day to log the copies on: YYYY-MM-DD, today or yesterday (default today)", dayOrWord)
+    .option("--to-meal <meal>", "log them in this meal (default each in its own)", oneOf(Meal.options))
+    .action(async (options: { from: string; meal?: Meal; to?: string; toMeal?: Meal }, command: Command) => {
+      const context = contextOf(command);
+      const body = { from: { date: options.from, meal: options.meal }, to: { date: options.to ?? localDay(), meal: options.toMeal } };
+      const copies = await call(await context.connection(), operations.copyFoodItems, { body });
+      if (context.json) return printJson(copies);
+      for (const item of copies) printLine(`Logged ${itemLine(item)}`);
+    });
+
   addDeleteCommand(food, "food item", operations.deleteFoodItem);
 
   program
@@ -199,6 +217,7 @@ export const foodCommands = (program: Command): void => {
       const kcal = of(total?.kcal ?? 0, targets?.dailyKcalTarget, "kcal");
       const protein = of(total?.proteinG ?? 0, targets?.proteinTargetG, "g protein");
       const adherence = total?.adherence ? ` · ${total.adherence} target` : "";
-      printLine(`${date}: ${kcal} · ${protein}${adherence}${total?.hitProtein ? " · protein hit" : ""}`);
+      const macros = total ? ` · ${macrosText(total)}` : "";
+      printLine(`${date}: ${kcal} · ${protein}${macros}${adherence}${total?.hitProtein ? " · protein hit" : ""}`);
     });
 };

@@ -13,8 +13,8 @@ type Per100g = z.output<typeof FoodNutrients>;
 const NUTRIENT_HEAD = ["kcal", "protein g", "fat g", "carbs g", "fiber g"];
 const nutrientCells = (per100g: Per100g) => [per100g.kcal, per100g.proteinG, per100g.fatG, per100g.carbsG, per100g.fiberG].map((value) => orDash(value));
 
-/** An id (`usda:173944`, `off:3017620422003`) is a food's id; digits alone are a barcode; anything else is words to search for. */
-const isFoodId = (text: string) => /^(?:usda|off):/i.test(text.trim());
+/** An id (`usda:173944`, `off:3017620422003`, `custom:…`, `recipe:…`) is a food's id; digits alone are a barcode; anything else is words to search for. */
+const isFoodId = (text: string) => /^(usda|off|custom|recipe):/i.test(text.trim());
 const isBarcode = (text: string) => /^\d{8,14}$/.test(text.trim());
 
 const limit = (value: string): number => {
@@ -71,11 +71,11 @@ const printFood = (json: boolean, shown: z.output<typeof Food>) => {
   printLine(`Log it: fit food add --food ${shown.id} --portion 150g${measures}`);
 };
 
-/** `fit food search`, `fit food show` and `fit food barcode`: the food database (USDA SR Legacy) and packaged foods by barcode, read-only. */
+/** `fit food search`, `fit food recent`, `fit food show` and `fit food barcode`: the food database (USDA SR Legacy), your own foods and packaged foods by barcode, read-only. */
 export const foodDatabaseCommands = (food: Command): void => {
   food
     .command("search")
-    .description("search the food database (USDA SR Legacy) by the words you'd use; values per 100 g, best match first")
+    .description("search your foods and recipes, then the food database (USDA SR Legacy), by the words you'd use; values per 100 g, best match first")
     .argument("<words...>", "what the food is called: chicken breast, greek yogurt, banan (typos are fine)")
     .option("--limit <n>", "at most this many foods, 1 to 50", limit, 10)
     .action(async (words: string[], options: { limit: number }, command: Command) => {
@@ -88,9 +88,24 @@ export const foodDatabaseCommands = (food: Command): void => {
     });
 
   food
+    .command("recent")
+    .description("the foods you logged lately and often, first the ones to log again; values per 100 g")
+    .option("--limit <n>", "at most this many foods, 1 to 50", limit, 10)
+    .action(async (options: { limit: number }, command: Command) => {
+      const context = contextOf(command);
+      const foods = await call(await context.connection(), operations.listRecentFoods, { query: { limit: options.limit } });
+      if (context.json) return printJson(foods);
+      if (foods.length === 0) return printLine("No food of the database logged in the last 90 days: fit food search, then fit food add --food.");
+      printTable(
+        ["id", "food (per 100 g)", "times", "last", ...NUTRIENT_HEAD],
+        foods.map((recent) => [recent.id, recent.name, recent.timesLogged, recent.lastLoggedOn, ...nutrientCells(recent.per100g)]),
+      );
+    });
+
+  food
     .command("show")
-    .description("a food with its values per 100 g and its household measures, numbered for `food add --portion`")
-    .argument("<food...>", "the food's id (usda:173944), a barcode (3017620422003), or words: their best match")
+    .description("a food (of the database, a product by its barcode, or your own food or recipe) with its values per 100 g and its measures, numbered for `food add --portion`")
+    .argument("<food...>", "the food's id (usda:173944, off:…, custom:…, recipe:…), a barcode (3017620422003), or words: their best match")
     .action(async (words: string[], _options: object, command: Command) => {
       const context = contextOf(command);
       const connection = await context.connection();

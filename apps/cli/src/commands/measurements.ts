@@ -1,4 +1,5 @@
 import { MeasurementSite, operations } from "@fit/contracts";
+import { cmOf, formatLength, lengthFieldText, lengthUnitName, type LengthUnit, type Typed } from "@fit/units";
 import type { Command } from "commander";
 import { instant, number, oneOf } from "../args.ts";
 import { call } from "../client.ts";
@@ -6,6 +7,7 @@ import { contextOf } from "../context.ts";
 import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
 import { localTime, printJson, printLine, printMore, printTable } from "../output.ts";
+import { inUnits, length, readIn, shownIn } from "../units.ts";
 
 interface ListOptions {
   limit: number;
@@ -24,13 +26,15 @@ export const measurementsCommands = (program: Command): void => {
     .command("add")
     .description("log a body measurement")
     .argument("<site>", `where: ${sites}`, oneOf(MeasurementSite.options))
-    .argument("<cm>", "centimetres (5 to 300)", number)
+    .argument("<length>", "in your profile's units (81.5, 32), or with its own: 81.5cm, 32in (5 to 300 cm)", length)
     .option("--at <time>", "when it was measured, ISO 8601 (default now)", instant)
-    .action(async (site: MeasurementSite, cm: number, options: { at?: number }, command: Command) => {
+    .action(async (site: MeasurementSite, typed: Typed<LengthUnit>, options: { at?: number }, command: Command) => {
       const context = contextOf(command);
-      const created = await call(await context.connection(), operations.logMeasurement, { body: { site, valueCm: cm, ts: options.at } });
+      const typedIn = await readIn(typed, context);
+      const body = { site, valueCm: cmOf(typed, typedIn), ts: options.at };
+      const created = await inUnits(typedIn, call(await context.connection(), operations.logMeasurement, { body }));
       if (context.json) return printJson(created);
-      printLine(`Logged ${label(site)} ${cm} cm (id ${created.id})`);
+      printLine(`Logged ${label(site)} ${formatLength(body.valueCm, shownIn(await context.units()))} (id ${created.id})`);
     });
 
   measurements
@@ -47,7 +51,11 @@ export const measurementsCommands = (program: Command): void => {
       const page = await call(await context.connection(), operations.listMeasurements, { query });
       if (context.json) return printJson(page);
       if (page.items.length === 0) return printLine("No measurements.");
-      printTable(["id", "when", "site", "cm"], page.items.map((m) => [m.id, localTime(m.ts), label(m.site), m.valueCm]));
+      const units = shownIn(await context.units());
+      printTable(
+        ["id", "when", "site", lengthUnitName(units)],
+        page.items.map((m) => [m.id, localTime(m.ts), label(m.site), lengthFieldText(m.valueCm, units)]),
+      );
       printMore(page.nextCursor);
     });
 

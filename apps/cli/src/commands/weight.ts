@@ -1,4 +1,5 @@
 import { operations } from "@fit/contracts";
+import { formatWeight, kgOf, weightFieldText, weightUnitName, type Typed, type WeightUnit } from "@fit/units";
 import type { Command } from "commander";
 import { instant, number } from "../args.ts";
 import { call } from "../client.ts";
@@ -6,6 +7,7 @@ import { contextOf } from "../context.ts";
 import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
 import { localTime, orDash, printJson, printLine, printMore, printTable } from "../output.ts";
+import { inUnits, readIn, shownIn, weight as typedWeight } from "../units.ts";
 
 interface AddOptions {
   fat?: number;
@@ -26,17 +28,18 @@ export const weightCommands = (program: Command): void => {
   weight
     .command("add")
     .description("log a weigh-in")
-    .argument("<kg>", "weight in kilograms (9 to 320)", number)
+    .argument("<weight>", "in your profile's units (81.4, 179.4, 12st 8lb), or with its own: 81.4kg, 179.4lb (9 to 320 kg)", typedWeight)
     .option("--fat <pct>", "body fat, percent (1 to 80)", number)
     .option("--note <text>", "a note (at most 500 characters)")
     .option("--at <time>", "when it was taken, ISO 8601 (default now)", instant)
-    .action(async (kg: number, options: AddOptions, command: Command) => {
+    .action(async (typed: Typed<WeightUnit>, options: AddOptions, command: Command) => {
       const context = contextOf(command);
-      const body = { weightKg: kg, bodyFatPct: options.fat, note: options.note, ts: options.at };
-      const created = await call(await context.connection(), operations.logWeight, { body });
+      const typedIn = await readIn(typed, context);
+      const body = { weightKg: kgOf(typed, typedIn), bodyFatPct: options.fat, note: options.note, ts: options.at };
+      const created = await inUnits(typedIn, call(await context.connection(), operations.logWeight, { body }));
       if (context.json) return printJson(created);
       const fat = options.fat === undefined ? "" : `, ${options.fat} % fat`;
-      printLine(`Logged ${kg} kg${fat} (id ${created.id})`);
+      printLine(`Logged ${formatWeight(body.weightKg, shownIn(await context.units()))}${fat} (id ${created.id})`);
     });
 
   weight
@@ -52,9 +55,10 @@ export const weightCommands = (program: Command): void => {
       const page = await call(await context.connection(), operations.listWeights, { query });
       if (context.json) return printJson(page);
       if (page.items.length === 0) return printLine("No weigh-ins.");
+      const units = shownIn(await context.units());
       printTable(
-        ["id", "when", "kg", "fat %", "note", "source"],
-        page.items.map((r) => [r.id, localTime(r.ts), r.weightKg, orDash(r.bodyFatPct), r.note ?? "", label(r.source)]),
+        ["id", "when", weightUnitName(units), "fat %", "note", "source"],
+        page.items.map((r) => [r.id, localTime(r.ts), weightFieldText(r.weightKg, units), orDash(r.bodyFatPct), r.note ?? "", label(r.source)]),
       );
       printMore(page.nextCursor);
     });

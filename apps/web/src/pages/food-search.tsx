@@ -18,12 +18,6 @@ const optionId = (index: number) => `food-option-${index}`;
 /** Digits alone, as many as a barcode has, are looked up as one (Open Food Facts, when the server enables it). */
 const isBarcode = (typed: string) => /^(?:\d{8}|\d{12,14})$/.test(typed);
 
-/** Where the picked food's numbers come from, named as a person knows it. */
-const sourceBadge = (food: Food) =>
-  food.id.startsWith("off:")
-    ? <span class="badge" title={`Open Food Facts, barcode ${food.id.slice(4)}`}>Open Food Facts</span>
-    : <span class="badge" title={`USDA FoodData Central, SR Legacy (${food.id})`}>USDA</span>;
-
 const numbersInWords = (numbers: PortionNumbers) =>
   [
     `${numbers.kcal ?? "?"} kcal`,
@@ -32,6 +26,16 @@ const numbersInWords = (numbers: PortionNumbers) =>
       .filter(([field]) => numbers[field] !== null)
       .map(([field, word]) => `${numbers[field]} g ${word}`),
   ].join(" · ");
+
+/** Where a food comes from, by its id, named as a person knows it: the USDA database, a package's barcode (Open Food Facts), the person's own foods, or their recipes. */
+export const FoodBadge = ({ id }: { id: string }) => {
+  const usda = /^usda:(\d+)$/.exec(id);
+  if (usda) return <span class="badge" title={`USDA FoodData Central, SR Legacy food ${usda[1]}`}>USDA</span>;
+  if (id.startsWith("off:")) return <span class="badge" title={`Open Food Facts, barcode ${id.slice("off:".length)}`}>Open Food Facts</span>;
+  if (id.startsWith("custom:")) return <span class="badge" title="One of your foods">Mine</span>;
+  if (id.startsWith("recipe:")) return <span class="badge" title="One of your recipes">Recipe</span>;
+  return <span class="badge">{id}</span>;
+};
 
 /** A measure by its id, or grams: the select's value. */
 const kindOf = (value: string): PortionKind => (value === "grams" ? { grams: true } : { measure: Number(value) });
@@ -73,7 +77,7 @@ const PortionForm = ({ food, date, meal, setMeal, logged }: {
   };
   return (
     <form onSubmit={(event) => void submit(event)} noValidate aria-label={`Log ${food.name}`}>
-      <p><strong>{food.name}</strong> {sourceBadge(food)}</p>
+      <p><strong>{food.name}</strong> <FoodBadge id={food.id} /></p>
       <div class="row">
         <Field id="db-portion" label="Portion" error={error}>
           <select id="db-portion" name="portion" value={kindValue} onChange={(event) => setKindValue(event.currentTarget.value)}>
@@ -182,7 +186,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
   const showing = open && matches !== null && matches.length > 0;
   return (
     <section class="card food-search" aria-labelledby="search-food">
-      <h2 id="search-food">Add from the food database</h2>
+      <h2 id="search-food">Add from your foods and the food database</h2>
       <div class="field combo">
         <label for="food-search">Search foods or type a barcode</label>
         <input
@@ -215,7 +219,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => void pick(match)}
             >
-              {match.name} <span class="muted">{match.per100g.kcal ?? "?"} kcal / 100 g</span>
+              {match.name} <span class="muted">{match.per100g.kcal ?? "?"} kcal / 100 g{match.id.startsWith("usda:") ? "" : ` · ${match.category}`}</span>
             </li>
           ))}
         </ul>

@@ -4,7 +4,7 @@ import { addDays, formatDay, isDay, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
 import { MealSelect, MEALS } from "../meal-select.tsx";
 import type { FoodItem, Meal } from "../types.ts";
-import { FoodSearch } from "./food-search.tsx";
+import { FoodBadge, FoodSearch } from "./food-search.tsx";
 import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, round, text, type FormError } from "../ui.tsx";
 
 const LABELS = {
@@ -82,12 +82,8 @@ const MovedNotice = ({ moved, undo, dismiss }: { moved: { item: FoodItem; from: 
 const macroWords = (item: Pick<FoodItem, "fatG" | "carbsG" | "fiberG">) =>
   MACROS.filter(([field]) => item[field] !== null).map(([field, , word]) => ` · ${round(item[field] ?? 0, 1)} g ${word}`).join("");
 
-/** Where an item's numbers came from, when not typed: `usda:<fdc_id>` is a food of the USDA database. */
-const Provenance = ({ source }: { source: string | null }) => {
-  if (source === null) return null;
-  const usda = /^usda:(\d+)$/.exec(source);
-  return usda ? <span class="badge" title={`USDA FoodData Central, SR Legacy food ${usda[1]}`}>USDA</span> : <span class="badge">{source}</span>;
-};
+/** Where an item's numbers came from, when not typed: a food of the USDA database, one of the person's own, or a recipe. */
+const Provenance = ({ source }: { source: string | null }) => (source === null ? null : <FoodBadge id={source} />);
 
 export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   const asked = search.get("date");
@@ -164,6 +160,7 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
       )}
       {moved && <MovedNotice moved={moved} undo={() => void undoMove()} dismiss={() => setMoved(null)} />}
       <FoodSearch date={date} logged={() => void reload()} />
+      <p><a href="/food/mine">My foods and recipes</a>: make a food from its label, or a recipe from foods.</p>
       <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-food">
         <h2 id="log-food">Or enter by hand</h2>
         <div class="row">

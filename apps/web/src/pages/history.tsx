@@ -5,6 +5,7 @@ import { addDays, dayStart, localDay } from "../dates.ts";
 import { useLoad } from "../load.ts";
 import { SITES, siteLabel } from "../sites.ts";
 import type { Measurement, WeightReading } from "../types.ts";
+import { lengthChart, useUnits, weightChart } from "../units.tsx";
 
 /** Every item in [from, to), oldest first, page after page (the API's pages are at most 200). */
 const allBetween = async <T,>(read: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>) => {
@@ -23,6 +24,9 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 /** Weight, body fat and each measured site over one chosen period. */
 const BodyHistory = () => {
   const [range, setRange] = useState({ from: addDays(localDay(), -89), to: localDay() });
+  const { units } = useUnits();
+  const weight = weightChart(units);
+  const length = lengthChart(units);
   const [from, to] = [dayStart(range.from), dayStart(addDays(range.to, 1))];
   const { value, error } = useLoad(async () => ({
     readings: await allBetween<WeightReading>((cursor) => api.weights({ from, to, limit: 200, ...(cursor ? { cursor } : {}) })),
@@ -46,8 +50,9 @@ const BodyHistory = () => {
         </div>
         {error && <p class="error" role="alert">{error}</p>}
         {value && (
-          <Chart title={`Weight ${period}`} unit="kg" span={span} times={value.readings.map((reading) => seconds(reading.ts))}
-            series={[{ label: "Weight", values: value.readings.map((reading) => reading.weightKg), color: "#2563eb" }]} />
+          <Chart title={`Weight ${period}`} unit={weight.unit} tick={weight.tick} span={span}
+            times={value.readings.map((reading) => seconds(reading.ts))}
+            series={[{ label: "Weight", values: value.readings.map((reading) => weight.value(reading.weightKg)), color: "#2563eb" }]} />
         )}
       </section>
       {withFat.length > 0 && (
@@ -60,8 +65,8 @@ const BodyHistory = () => {
       {sites.map(({ site, items }) => (
         <section key={site} class="tile wide" aria-labelledby={`history-${site}`}>
           <h2 id={`history-${site}`} class="site">{siteLabel(site)}</h2>
-          <Chart title={`${siteLabel(site)} ${period}`} unit="cm" span={span} times={items.map((m) => seconds(m.ts))}
-            series={[{ label: siteLabel(site), values: items.map((m) => m.valueCm), color: "#0d9488" }]} />
+          <Chart title={`${siteLabel(site)} ${period}`} unit={length.unit} span={span} times={items.map((m) => seconds(m.ts))}
+            series={[{ label: siteLabel(site), values: items.map((m) => length.value(m.valueCm)), color: "#0d9488" }]} />
         </section>
       ))}
     </>

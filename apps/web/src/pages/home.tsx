@@ -1,3 +1,4 @@
+import { formatLength, formatWeight, type UnitSystem } from "@fit/units";
 import { Fragment } from "preact";
 import { api } from "../api.ts";
 import { Chart } from "../chart.tsx";
@@ -6,6 +7,7 @@ import { useLoad } from "../load.ts";
 import type { Dashboard } from "../types.ts";
 import { siteLabel } from "../sites.ts";
 import { round } from "../ui.tsx";
+import { useUnits, weightChart } from "../units.tsx";
 
 const adherenceWords = { under: "under target", on: "on target", over: "over target" } as const;
 
@@ -37,13 +39,16 @@ const Progress = ({ label, value, target, unit }: { label: string; value: number
   );
 };
 
-const WeightTile = ({ weight }: { weight: Dashboard["weight"] }) => (
+/** The 7-day average to a tenth of a kilogram, as it always read; pounds and stones keep their own tenth. */
+const average = (kg: number, units: UnitSystem) => formatWeight(units === "metric" ? round(kg, 1) : kg, units);
+
+const WeightTile = ({ weight, units }: { weight: Dashboard["weight"]; units: UnitSystem }) => (
   <section class="tile" aria-labelledby="tile-weight">
     <h2 id="tile-weight">Weight</h2>
     {weight ? (
       <>
-        <p class="big" data-testid="latest-weight">{weight.latestKg} kg</p>
-        <p>{weight.bodyFatPct !== null ? `${weight.bodyFatPct} % body fat · ` : ""}7-day average {round(weight.weeklyAvgKg, 1)} kg</p>
+        <p class="big" data-testid="latest-weight">{formatWeight(weight.latestKg, units)}</p>
+        <p>{weight.bodyFatPct !== null ? `${weight.bodyFatPct} % body fat · ` : ""}7-day average {average(weight.weeklyAvgKg, units)}</p>
         {weight.note && <p class="muted">“{weight.note}”</p>}
       </>
     ) : <p class="muted">No weigh-ins yet. <a href="/weight">Log one</a>.</p>}
@@ -66,12 +71,12 @@ const NutritionTile = ({ data }: { data: Dashboard }) => {
   );
 };
 
-const BodyTile = ({ data }: { data: Dashboard }) => (
+const BodyTile = ({ data, units }: { data: Dashboard; units: UnitSystem }) => (
   <section class="tile" aria-labelledby="tile-body">
     <h2 id="tile-body">Measurements</h2>
     {data.measurementsLatest.length ? (
       <dl class="pairs">
-        {data.measurementsLatest.map((m) => <Fragment key={m.site}><dt>{siteLabel(m.site)}</dt><dd>{m.valueCm} cm</dd></Fragment>)}
+        {data.measurementsLatest.map((m) => <Fragment key={m.site}><dt>{siteLabel(m.site)}</dt><dd>{formatLength(m.valueCm, units)}</dd></Fragment>)}
         {data.shoulderToWaist !== null && <><dt>shoulder : waist</dt><dd data-testid="shoulder-to-waist">{data.shoulderToWaist}</dd></>}
       </dl>
     ) : <p class="muted">None yet. <a href="/measurements">Add one</a>.</p>}
@@ -89,29 +94,32 @@ const WorkoutsTile = ({ week }: { week: Dashboard["workoutsThisWeek"] }) => (
 export const HomePage = () => {
   const today = localDay();
   const { value: data, error } = useLoad(() => api.dashboard(today), [today]);
+  const { units } = useUnits();
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!data) return <p class="muted" aria-busy="true">Loading…</p>;
   const trend = data.weight?.trend ?? [];
   const goal = data.targets?.goalWeightKg ?? null;
+  const chart = weightChart(units);
   return (
     <>
       <h1>Home</h1>
       <div class="tiles">
-        <WeightTile weight={data.weight} />
+        <WeightTile weight={data.weight} units={units} />
         <NutritionTile data={data} />
-        <BodyTile data={data} />
+        <BodyTile data={data} units={units} />
         <WorkoutsTile week={data.workoutsThisWeek} />
       </div>
       <section class="tile wide" aria-labelledby="tile-trend">
         <h2 id="tile-trend">90-day trend</h2>
         <Chart
           title="Weight over the last 90 days"
-          unit="kg"
+          unit={chart.unit}
+          tick={chart.tick}
           times={trend.map((point) => Math.round(point.ts / 1000))}
           span={[dayStart(addDays(today, -89)) / 1000, dayStart(addDays(today, 1)) / 1000]}
           series={[
-            { label: "Weight", values: trend.map((point) => point.kg), color: "#2563eb" },
-            ...(goal ? [{ label: "Goal", values: trend.map(() => goal), color: "#16a34a", dash: [6, 4] }] : []),
+            { label: "Weight", values: trend.map((point) => chart.value(point.kg)), color: "#2563eb" },
+            ...(goal ? [{ label: "Goal", values: trend.map(() => chart.value(goal)), color: "#16a34a", dash: [6, 4] }] : []),
           ]}
         />
       </section>

@@ -1,19 +1,20 @@
+import { formatLength, lengthUnitName } from "@fit/units";
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { formatTime } from "../dates.ts";
 import { usePages } from "../load.ts";
 import { SITES, siteLabel } from "../sites.ts";
 import type { Measurement, MeasurementSite } from "../types.ts";
-import {
-  deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, OlderButton, resetForm, whenOf, WhenField, type FormError,
-} from "../ui.tsx";
-
-const LABELS = { site: "Site", valueCm: "Value (cm)", ts: "When" } as const;
+import { cmOrUndefined, deleteWithUndo, Field, FormProblem, formError, OlderButton, resetForm, whenOf, WhenField, type FormError } from "../ui.tsx";
+import { useUnits } from "../units.tsx";
 
 export const MeasurementsPage = () => {
   const { items, error: loadError, reload, hasMore, busy, more } = usePages((cursor) => api.measurements({ limit: 50, ...(cursor ? { cursor } : {}) }));
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<FormError | null>(null);
+  const { units } = useUnits();
+  const valueLabel = `Value (${lengthUnitName(units)})`;
+  const labels = { site: "Site", valueCm: valueLabel, ts: "When" };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -22,7 +23,7 @@ export const MeasurementsPage = () => {
     setError(null);
     try {
       const ts = whenOf(form);
-      await api.logMeasurement({ site: data.get("site") as MeasurementSite, valueCm: numberOrUndefined(data, "valueCm") as number, ...(ts === undefined ? {} : { ts }) });
+      await api.logMeasurement({ site: data.get("site") as MeasurementSite, valueCm: cmOrUndefined(data, "valueCm", units) as number, ...(ts === undefined ? {} : { ts }) });
       // The chosen site stays: the next value is often for the same site (left, then right, then again).
       const site = form.elements.namedItem("site") as HTMLSelectElement;
       const chosen = site.value;
@@ -30,7 +31,7 @@ export const MeasurementsPage = () => {
       site.value = chosen;
       await reload();
     } catch (caught) {
-      setError(formError(caught, LABELS));
+      setError(formError(caught, labels, units));
     }
   };
   const remove = (measurement: Measurement) => {
@@ -51,7 +52,7 @@ export const MeasurementsPage = () => {
           <Field id="measure-site" label="Site" error={error}>
             <select id="measure-site" name="site">{SITES.map((site) => <option key={site} value={site}>{siteLabel(site)}</option>)}</select>
           </Field>
-          <Field id="measure-valueCm" label="Value (cm)" error={error}>
+          <Field id="measure-valueCm" label={valueLabel} error={error}>
             <input id="measure-valueCm" name="valueCm" inputMode="decimal" required />
           </Field>
           <WhenField id="measure-ts" error={error} />
@@ -65,9 +66,9 @@ export const MeasurementsPage = () => {
       <ul class="list" aria-label="Measurements">
         {measurements.map((m) => (
           <li key={m.id}>
-            <div><strong>{siteLabel(m.site)}</strong> {m.valueCm} cm <div class="muted">{formatTime(m.ts)}</div></div>
+            <div><strong>{siteLabel(m.site)}</strong> {formatLength(m.valueCm, units)} <div class="muted">{formatTime(m.ts)}</div></div>
             <div class="actions">
-              <button type="button" class="danger" onClick={() => remove(m)} aria-label={`Delete ${siteLabel(m.site)} ${m.valueCm} cm`}>Delete</button>
+              <button type="button" class="danger" onClick={() => remove(m)} aria-label={`Delete ${siteLabel(m.site)} ${formatLength(m.valueCm, units)}`}>Delete</button>
             </div>
           </li>
         ))}

@@ -1,13 +1,14 @@
+import { formatWeight, weightUnitName } from "@fit/units";
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { formatTime } from "../dates.ts";
 import { usePages } from "../load.ts";
 import type { WeightReading } from "../types.ts";
 import {
-  deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, OlderButton, resetForm, text, whenOf, WhenField, type FormError,
+  deleteWithUndo, Field, FormProblem, formError, kgOrUndefined, numberOrUndefined, OlderButton, resetForm, text, whenOf, WhenField,
+  type FormError,
 } from "../ui.tsx";
-
-const LABELS = { weightKg: "Weight (kg)", bodyFatPct: "Body fat (%)", note: "Note", ts: "When" } as const;
+import { useUnits } from "../units.tsx";
 
 const NoteEditor = ({ reading, done }: { reading: WeightReading; done: (changed: boolean) => void }) => {
   const [error, setError] = useState<FormError | null>(null);
@@ -39,6 +40,9 @@ export const WeightPage = () => {
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<FormError | null>(null);
   const [saved, setSaved] = useState(false);
+  const { units } = useUnits();
+  const weightLabel = `Weight (${weightUnitName(units)})`;
+  const labels = { weightKg: weightLabel, bodyFatPct: "Body fat (%)", note: "Note", ts: "When" };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -50,7 +54,7 @@ export const WeightPage = () => {
     try {
       const ts = whenOf(form);
       await api.logWeight({
-        weightKg: numberOrUndefined(data, "weightKg") as number,
+        weightKg: kgOrUndefined(data, "weightKg", units) as number,
         bodyFatPct: numberOrUndefined(data, "bodyFatPct"),
         note: note === "" ? undefined : note,
         ...(ts === undefined ? {} : { ts }),
@@ -59,13 +63,14 @@ export const WeightPage = () => {
       setSaved(true);
       await reload();
     } catch (caught) {
-      setError(formError(caught, LABELS));
+      setError(formError(caught, labels, units));
     }
   };
+  const shown = (reading: WeightReading) => formatWeight(reading.weightKg, units);
   const remove = (reading: WeightReading) => {
     setHidden((set) => new Set(set).add(reading.id));
     deleteWithUndo({
-      label: `the ${reading.weightKg} kg weigh-in`,
+      label: `the ${shown(reading)} weigh-in`,
       commit: () => api.deleteWeight(reading.id),
       restore: () => setHidden((set) => { const next = new Set(set); next.delete(reading.id); return next; }),
     });
@@ -78,7 +83,7 @@ export const WeightPage = () => {
       <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-weight">
         <h2 id="log-weight">Log a weigh-in</h2>
         <div class="row">
-          <Field id="weight-weightKg" label="Weight (kg)" error={error}>
+          <Field id="weight-weightKg" label={weightLabel} error={error} hint={units === "metric" ? undefined : "A unit typed wins: 81.4 kg"}>
             <input id="weight-weightKg" name="weightKg" inputMode="decimal" required />
           </Field>
           <Field id="weight-bodyFatPct" label="Body fat (%)" error={error}>
@@ -104,14 +109,14 @@ export const WeightPage = () => {
             ) : (
               <>
                 <div>
-                  <strong>{reading.weightKg} kg</strong>
+                  <strong>{shown(reading)}</strong>
                   {reading.bodyFatPct !== null && <span> · {reading.bodyFatPct} %</span>}
                   <div class="muted">{formatTime(reading.ts)}{reading.source === "scale" ? " · scale" : ""}</div>
                   {reading.note && <div class="note">{reading.note}</div>}
                 </div>
                 <div class="actions">
-                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit note of ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Edit note</button>
-                  <button type="button" class="danger" onClick={() => remove(reading)} aria-label={`Delete ${reading.weightKg} kg on ${formatTime(reading.ts)}`}>Delete</button>
+                  <button type="button" class="secondary" onClick={() => setEditing(reading.id)} aria-label={`Edit note of ${shown(reading)} on ${formatTime(reading.ts)}`}>Edit note</button>
+                  <button type="button" class="danger" onClick={() => remove(reading)} aria-label={`Delete ${shown(reading)} on ${formatTime(reading.ts)}`}>Delete</button>
                 </div>
               </>
             )}

@@ -34,6 +34,7 @@ export const weightRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
 
   serveOperation(app, operations.deleteWeight, async ({ params, caller }) => {
     if (!(await store.deleteReading(caller.accountId, params.id))) throw notFound();
+    relay.kick();
     return ack;
   });
 };

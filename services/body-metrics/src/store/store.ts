@@ -106,10 +106,24 @@ export const createStore = (db: Database) => {
       return count > 0;
     },
 
-    async deleteReading(accountId: string, id: string): Promise<boolean> {
-      const { count } = await prisma.weightReading.deleteMany({ where: { id, accountId } });
-      return count > 0;
-    },
+    /** The reading and the event that tells its copies, or nothing when the account has no such reading. */
+    deleteReading: (accountId: string, id: string): Promise<boolean> =>
+      prisma.$transaction(async (tx) => {
+        const [gone] = await tx.$queryRaw<{ ts: Date }[]>`DELETE FROM weight_reading WHERE id = ${id}::uuid AND account_id = ${accountId}::uuid RETURNING ts`;
+        if (!gone) return false;
+        await tx.outboxEvent.create({
+          data: outboxRow(bodyMetricsEvents.weightDeleted, { accountId, readingId: id, ts: gone.ts.getTime() }),
+        });
+        return true;
+      }),
+
+    /** Oldest first, for a copy that repairs itself (insights). */
+    readingsBetween: (accountId: string, from: number, to: number) =>
+      prisma.weightReading.findMany({
+        where: { accountId, ts: { gte: new Date(from), lt: new Date(to) } },
+        orderBy: { ts: "asc" },
+        select: { id: true, ts: true, weightKg: true },
+      }),
 
     async listReadings(accountId: string, range: RangePage) {
       const rows = await db.query<Parameters<typeof readingView>[0]>(

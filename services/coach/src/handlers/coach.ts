@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AppError, utcDay, type FoodEstimate, type ParsedWorkout } from "@fit/contracts";
+import { AppError, utcDay, type ActivityType, type FoodEstimate, type ParsedWorkout, type WorkoutEnergyEstimate } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { z } from "zod";
 import type { CoachConfig } from "../config.ts";
@@ -11,6 +11,7 @@ import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
 import { repeatsCanary, tokenReservation } from "../domain/guards.ts";
 import { judgeFood } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
+import { estimateWorkoutEnergy } from "../domain/workout-energy.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
 import type { ModelAnswer } from "../model/model-client.ts";
 import type { Store } from "../store/store.ts";
@@ -22,6 +23,8 @@ interface Logger {
 }
 
 const cacheKey = (kind: string, text: string) => `${kind}:${createHash("sha256").update(normalizeText(text)).digest("hex")}`;
+
+type RecordedWorkout = { activityType: ActivityType; durationS: number; distanceM: number | null; avgHr: number | null };
 
 type Foods = { items: FoodEstimate[]; unrecognized: string[] };
 
@@ -108,6 +111,12 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
         if ("refusal" in completion) throw new AppError("validation", completion.refusal.message, completion.refusal.hint);
         return { value: completion.workout, tokens: read.tokens };
       }),
+
+    /** The table's estimate for recorded workouts, with the account's weight on `date`; no model, no quota. */
+    estimateWorkoutEnergy: async ({ accountId, date, workouts }: { accountId: string; date: string; workouts: RecordedWorkout[] }) => {
+      const weight = await readWeightKg(bus, accountId, date, config.COACH_GROUNDING_TIMEOUT_MS);
+      return { estimates: workouts.map((workout): WorkoutEnergyEstimate | null => estimateWorkoutEnergy({ ...workout, exercises: [] }, weight.kg)) };
+    },
 
     ask: ({ accountId, date, messages }: { accountId: string; date: string; messages: { role: "user" | "assistant"; content: string }[] }) =>
       metered(accountId, messages.map((m) => m.content), async () => {

@@ -8,6 +8,7 @@ export const serveCoachQueries = (bus: Bus, coach: Coach, store: Store) => [
   bus.serve(coachBus.ask, (request) => coach.ask(request)),
   bus.serve(coachBus.estimateFoods, (request) => coach.estimateFoods(request)),
   bus.serve(coachBus.parseWorkout, (request) => coach.parseWorkout(request)),
+  bus.serve(coachBus.estimateWorkoutEnergy, (request) => coach.estimateWorkoutEnergy(request)),
   bus.serve(coachBus.usage, async ({ accountId }) => {
     const date = utcDay(Date.now());
     return { date, ...(await store.usage(accountId, date)), limits: coach.limits, estimator: coach.estimator };

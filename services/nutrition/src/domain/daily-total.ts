@@ -9,6 +9,12 @@ export interface DayTotal {
   date: string;
   kcal: number;
   proteinG: number;
+  /** Sums over the items that give them; null when none does. */
+  fatG: number | null;
+  carbsG: number | null;
+  fiberG: number | null;
+  /** Items without fat, carbs or fibre: what the three sums leave out. */
+  macrosUnknownItems: number;
 }
 
 /**
@@ -26,6 +32,7 @@ export const hitProtein = (proteinG: number, target: number | null): boolean => 
 
 /** Sums of floating values drift (0.1 + 0.2); totals are shown to one decimal. */
 const tenth = (value: number) => Math.round(value * 10) / 10;
+const knownTenth = (value: number | null) => (value === null ? null : tenth(value));
 
 export const toDailyTotal = (day: DayTotal, targets: NutritionTargets | null, userEmail: string): DailyTotal => {
   const kcal = tenth(day.kcal);
@@ -35,6 +42,10 @@ export const toDailyTotal = (day: DayTotal, targets: NutritionTargets | null, us
     date: day.date,
     kcal,
     proteinG,
+    fatG: knownTenth(day.fatG),
+    carbsG: knownTenth(day.carbsG),
+    fiberG: knownTenth(day.fiberG),
+    macrosUnknownItems: day.macrosUnknownItems,
     hitProtein: hitProtein(proteinG, targets?.proteinTargetG ?? null),
     adherence: adherence(kcal, targets?.dailyKcalTarget ?? null),
   };

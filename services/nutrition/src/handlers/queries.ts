@@ -9,6 +9,7 @@ export const serveNutritionQueries = (bus: Bus, store: Store) => [
     const day = await store.dayTotal(accountId, date);
     return day && toDailyTotal(day.total, day.targets, email);
   }),
+  bus.serve(nutritionBus.intakeDays, ({ accountId, from, to }) => store.intakeDays(accountId, from, to)),
   bus.serve(nutritionBus.dayItems, async ({ accountId, date }) =>
     (await store.listItems(accountId, date)).map(({ name, kcal, proteinG }) => ({ name, kcal, proteinG })),
   ),

@@ -1,5 +1,6 @@
-// Where a food comes from by its id: the USDA database in the service's tables, or a product by its barcode, from
-// the cache or, when not there or stale, from Open Food Facts (docs/decisions/0066-barcode-lookup.md).
+// Where a food comes from by its id, the one place that resolves any: the USDA database in the service's tables, the
+// account's own foods and recipes, or a product by its barcode, from the cache or, when not there or stale, from Open
+// Food Facts (docs/decisions/0065-own-foods-and-recipes.md, docs/decisions/0066-barcode-lookup.md).
 import { AppError, canonicalGtin, hasGtinCheckDigit } from "@fit/contracts";
 import type { NutritionConfig } from "../config.ts";
 import { barcodeFoodRow, barcodeFoodView } from "../domain/barcode-food.ts";
@@ -36,9 +37,13 @@ export const createFoodFinder = (store: Store, config: Pick<NutritionConfig, "FO
     return barcodeFoodView(row);
   };
 
-  /** The food of this id, or null when there is none (an `off:` id whose check digit is wrong is none). */
-  const byId = async (id: string) => {
-    if (!id.startsWith("off:")) return store.foods.get(id);
+  /**
+   * The food of this id, for this account when it is one of its own; null when there is none (an `off:` id whose
+   * check digit is wrong is none).
+   */
+  const byId = async (accountId: string, id: string) => {
+    if (id.startsWith("usda:")) return store.foods.get(id);
+    if (!id.startsWith("off:")) return store.ownFoods.asFood(accountId, id);
     const gtin = id.slice("off:".length);
     if (!hasGtinCheckDigit(gtin)) return null;
     try {

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { ack, AppError, operations, type FoodPortionChoice } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { copiesOf, MAX_COPIED_ITEMS } from "../domain/copied-items.ts";
 import { nutrientsFor, resolvePortion } from "../domain/food-portion.ts";
 import type { FoodFinder } from "../lookup/food-finder.ts";
 import type { Store } from "../store/store.ts";
 
 const notFound = () => new AppError("not_found", "food item not found");
 
-/** A food of the database (or a product by its barcode) and a portion of it as an item's name and numbers, with the food as their source. */
-const fromFood = async (foods: FoodFinder, foodId: string, portion: FoodPortionChoice) => {
-  const food = await foods.byId(foodId);
+/** A food (the database's, a product by its barcode or the account's own) and a portion of it as an item's name and numbers, with the food as their source. */
+const fromFood = async (foods: FoodFinder, accountId: string, foodId: string, portion: FoodPortionChoice) => {
+  const food = await foods.byId(accountId, foodId);
   if (!food) throw new AppError("not_found", `no food ${foodId}`);
   const { grams, quantity, unit } = resolvePortion(foodId, food.portions, portion);
   return { name: food.name.slice(0, 200), quantity, unit, grams, source: foodId, ...nutrientsFor(foodId, food.per100g, grams) };
@@ -22,10 +23,22 @@ export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>, foods: 
     const item =
       foodId === undefined
         ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG! }
-        : { ...typed, ...(await fromFood(foods, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
+        : { ...typed, ...(await fromFood(foods, caller.accountId, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return logged!;
+  });
+
+  serveOperation(app, operations.copyFoodItems, async ({ body: { from, to }, caller, record }) => {
+    const { accountId } = caller;
+    const originals = await store.itemsToCopy(accountId, from, MAX_COPIED_ITEMS + 1);
+    if (originals.length === 0) throw new AppError("not_found", `from: nothing is logged on ${from.date}${from.meal ? ` at ${from.meal}` : ""}`);
+    if (originals.length > MAX_COPIED_ITEMS) {
+      throw new AppError("unprocessable", `from: more than ${MAX_COPIED_ITEMS} items on ${from.date}; copy one meal at a time`);
+    }
+    const copies = await store.addItems(copiesOf(originals, { accountId, date: to.date, meal: to.meal }), (views) => record(views));
+    relay.kick();
+    return copies;
   });
 
   serveOperation(app, operations.listFoodItems, ({ query, caller }) => store.listItems(caller.accountId, query.date));

@@ -1,10 +1,11 @@
 import { deleteAccountEvents, deleteAccountIdempotencyKeys } from "@fit/db";
 import { keyAfter, type AccountData } from "@fit/service-kit";
 import { foodItemView } from "./food-item-view.ts";
+import { customFoodView, recipeView, uuidOf } from "./own-foods.ts";
 import type { PrismaClient } from "./generated/client.ts";
 
 /**
- * The account's food items and daily totals, exported page by page. Deleting also drops the days waiting for
+ * The account's food items, daily totals, own foods and recipes, exported page by page. Deleting also drops the days waiting for
  * their projection and the copy of the targets kept from body-metrics' events.
  */
 export const accountData = (prisma: PrismaClient): AccountData => ({
@@ -24,10 +25,29 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
         }),
       key: (row) => row.date,
     },
+    customFoods: {
+      page: async (accountId, after, limit) =>
+        (await prisma.customFood.findMany({ where: { accountId, ...keyAfter("id", after) }, orderBy: { id: "asc" }, take: limit })).map(customFoodView),
+      key: (row) => uuidOf(row.id),
+    },
+    recipes: {
+      page: async (accountId, after, limit) =>
+        (
+          await prisma.recipe.findMany({
+            where: { accountId, ...keyAfter("id", after) },
+            orderBy: { id: "asc" },
+            take: limit,
+            include: { ingredients: { orderBy: { position: "asc" } } },
+          })
+        ).map(recipeView),
+      key: (row) => uuidOf(row.id),
+    },
   },
   deleteAccount: (accountId) =>
     prisma.$transaction(async (tx) => {
       await tx.foodItem.deleteMany({ where: { accountId } });
+      await tx.recipe.deleteMany({ where: { accountId } });
+      await tx.customFood.deleteMany({ where: { accountId } });
       await tx.dailyTotal.deleteMany({ where: { accountId } });
       await tx.pendingDay.deleteMany({ where: { accountId } });
       await tx.accountTargets.deleteMany({ where: { accountId } });

@@ -29,6 +29,23 @@ const NEAR_BY_SIMILARITY = Prisma.raw("16");
 const NEAR_BY_WORD_SIMILARITY = Prisma.raw("8");
 
 /**
+ * The caller's foods of the last 90 days (`usda:` items: the foods this table holds), each with its weight: every
+ * log counts, halved for every 14 days of its age, so often and lately comes first.
+ */
+const loggedFoods = (accountId: string) => Prisma.sql`
+  SELECT source AS id, max(date) AS last, count(*)::int AS times,
+    sum(power(0.5, greatest(current_date - date::date, 0) / 14.0)) AS weight
+  FROM food_item
+  WHERE account_id = ${accountId}::uuid AND date >= to_char(current_date - 90, 'YYYY-MM-DD') AND source LIKE 'usda:%'
+  GROUP BY source`;
+
+/**
+ * How much a food the caller logged is lifted in search, at most (a weight of 1: logged today or about as
+ * often lately): above foods matching as well, not above a better match (a whole head scores 0.8 more).
+ */
+const MINE_BOOST = Prisma.raw("0.4");
+
+/**
  * Each typed word finds the words of the descriptions it may mean: the nearest by trigram similarity (typos:
  * "brest" → "breast") and by word similarity (a word being typed: "banan" → "bananas"), both read off the GiST
  * index in distance order, then scored: itself, its plural or singular 1; a word it begins 0.9; else the trigram
@@ -40,8 +57,9 @@ const NEAR_BY_WORD_SIMILARITY = Prisma.raw("8");
  * handful of words come out of the first step, and hashed all 55 000 terms, or scanned every food once per match.
  * Foods without an energy value cannot be logged, so they have no terms and are never offered.
  */
-const SEARCH = (words: string, limit: number) => Prisma.sql`
-  WITH q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
+const SEARCH = (accountId: string, words: string, limit: number) => Prisma.sql`
+  WITH mine AS (${loggedFoods(accountId)}),
+  q AS (SELECT w, ord FROM unnest(string_to_array(${words}, ' ')) WITH ORDINALITY AS t(w, ord)),
   near AS (
     SELECT q.ord, q.w, fw.word FROM q CROSS JOIN LATERAL (
       (SELECT word FROM food_word ORDER BY word <-> q.w LIMIT ${NEAR_BY_SIMILARITY})
@@ -66,11 +84,15 @@ const SEARCH = (words: string, limit: number) => Prisma.sql`
     FROM m CROSS JOIN LATERAL (SELECT food_id, in_head, head_words, rank_bias FROM food_term WHERE word = m.word OFFSET 0) t
     GROUP BY t.food_id, m.ord
   ),
-  ranked AS (
+  matched AS (
     SELECT food_id,
       sum(s) + CASE WHEN bool_or(head) THEN 0.5 ELSE 0 END
         + CASE WHEN count(*) FILTER (WHERE head) = min(head_words) THEN 0.3 ELSE 0 END + min(bias) AS score
     FROM hits GROUP BY food_id HAVING count(*) = (SELECT count(DISTINCT ord) FROM m)
+  ),
+  ranked AS (
+    SELECT food_id, score + COALESCE(${MINE_BOOST} * least(mine.weight, 1), 0) AS score
+    FROM matched LEFT JOIN mine ON mine.id = matched.food_id
     ORDER BY score DESC, food_id
     LIMIT ${limit}
   )
@@ -78,10 +100,20 @@ const SEARCH = (words: string, limit: number) => Prisma.sql`
   ORDER BY b.score DESC, f.id`;
 
 export const foodQueries = (db: Database) => ({
-  async search(text: string, limit: number) {
+  /** Foods matching `text`, best first; the ones `accountId` logged lately lifted (MINE_BOOST). */
+  async search(accountId: string, text: string, limit: number) {
     const words = searchWords(text).slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return [];
-    return (await db.query<FoodRow>(SEARCH(words.join(" "), limit))).map(matchView);
+    return (await db.query<FoodRow>(SEARCH(accountId, words.join(" "), limit))).map(matchView);
+  },
+
+  /** The foods `accountId` logged in the last 90 days, by their weight (see loggedFoods). */
+  async recent(accountId: string, limit: number) {
+    const rows = await db.query<FoodRow & { lastLoggedOn: string; timesLogged: number }>(Prisma.sql`
+      SELECT ${foodColumns}, mine.last AS "lastLoggedOn", mine.times AS "timesLogged"
+      FROM (${loggedFoods(accountId)}) mine JOIN food f ON f.id = mine.id
+      ORDER BY mine.weight DESC, mine.last DESC, f.id LIMIT ${limit}`);
+    return rows.map(({ lastLoggedOn, timesLogged, ...food }) => ({ ...matchView(food), lastLoggedOn, timesLogged }));
   },
 
   /** The food with its portions, or null when there is no such food. */

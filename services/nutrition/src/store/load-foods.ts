@@ -55,7 +55,7 @@ export async function loadFoods(db: Database): Promise<boolean> {
 
   const stale = Prisma.sql`NOT EXISTS (SELECT 1 FROM food_data WHERE source = ${SOURCE} AND version = ${version})`;
   const ours = Prisma.sql`food_id LIKE 'usda:%'`;
-  // The load takes ~3 s on an idle machine; under load it outlived the 5 s default and failed the service's start.
+  // The load takes ~3 s on an idle machine; under load it outlived Prisma's 5 s default and failed the service's start.
   const prisma = new PrismaClient({ adapter: db.adapter, transactionOptions: { timeout: 120_000 } });
   try {
     await prisma.$transaction([

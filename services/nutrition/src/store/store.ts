@@ -4,6 +4,7 @@ import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
 import { foodItemView } from "./food-item-view.ts";
 import { foodQueries } from "./foods.ts";
 import { accountData } from "./account-data.ts";
+import { ownFoodStore } from "./own-foods.ts";
 import { Prisma, PrismaClient, type FoodItem } from "./generated/client.ts";
 
 export type NewFoodItem = Omit<Prisma.FoodItemUncheckedCreateInput, "createdAt" | "updatedAt"> & { id: string };
@@ -58,15 +59,26 @@ const foodItemColumns = Prisma.sql`id, account_id AS "accountId", date, name, kc
   protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource", source, grams,
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-/** The day's sums and item count, or null for a day without items. */
-const sumDay = async (client: PrismaClient, accountId: string, date: string) => {
-  const { _sum, _count } = await client.foodItem.aggregate({
-    where: { accountId, date },
-    _sum: { kcal: true, proteinG: true },
-    _count: true,
-  });
-  return _count === 0 ? null : { date, kcal: _sum.kcal ?? 0, proteinG: _sum.proteinG ?? 0, itemCount: _count };
-};
+/** A day's sums over its food_item rows (docs/decisions/0067-day-macros-sum-what-is-known.md): SUM skips unknown values. */
+const DAY_SUMS = Prisma.sql`sum(kcal) AS kcal, sum(protein_g) AS protein_g, sum(fat_g) AS fat_g, sum(carbs_g) AS carbs_g,
+  sum(fiber_g) AS fiber_g, count(*) FILTER (WHERE fat_g IS NULL OR carbs_g IS NULL OR fiber_g IS NULL)::int AS macros_unknown_items`;
+
+/** The columns of a day's sums, as DAY_SUMS and `daily_total` name them. */
+interface DaySumsRow {
+  kcal: number;
+  protein_g: number;
+  fat_g: number | null;
+  carbs_g: number | null;
+  fiber_g: number | null;
+  macros_unknown_items: number;
+}
+
+const dayTotalOf = (date: string, row: DaySumsRow): DayTotal => ({
+  date, kcal: row.kcal, proteinG: row.protein_g, fatG: row.fat_g, carbsG: row.carbs_g, fiberG: row.fiber_g,
+  macrosUnknownItems: row.macros_unknown_items,
+});
+
+const DAY_SUMS_COLUMNS = Prisma.sql`kcal, protein_g, fat_g, carbs_g, fiber_g, macros_unknown_items`;
 
 /** The columns of `account_targets` a day is judged against, and the targets they hold. */
 interface TargetsRow {
@@ -82,6 +94,8 @@ const targetsOf = (row: TargetsRow): NutritionTargets => ({ dailyKcalTarget: row
  */
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
+  const foods = foodQueries(db);
+  const ownFoods = ownFoodStore(db, prisma);
 
   return {
     outbox: createOutboxSource(db),
@@ -90,15 +104,17 @@ export const createStore = (db: Database) => {
     /** Runs `fn` unless a pass of the same name runs on any replica; null then (see runExclusively). */
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
     accountData: accountData(prisma),
-    foods: foodQueries(db),
+    foods,
+    ownFoods,
 
     /**
      * Logs items atomically (a described meal is all logged or not at all), an event for each. `alongside`
      * gets the items' views and gives statements to commit with them or not at all (an Idempotency-Key's record).
      */
     async addItems(items: NewFoodItem[], alongside: (views: ReturnType<typeof foodItemView>[]) => Prisma.Sql[] = () => []) {
-      const now = new Date();
-      const rows = items.map((item) => newRow(item, now));
+      const now = Date.now();
+      // A millisecond apart, so the day lists them in the order given (a copied meal as it was, a described one as said).
+      const rows = items.map((item, index) => newRow(item, new Date(now + index)));
       const views = rows.map(foodItemView);
       const more = alongside(views);
       // One item is one statement, atomic alone; several need a transaction (a batch: no interactive round trips).
@@ -131,11 +147,28 @@ export const createStore = (db: Database) => {
         return true;
       }),
 
+    /** What a copy of each item of the day (of its `meal` only, when given) needs, in the order they were logged; at most `limit`. */
+    itemsToCopy: (accountId: string, { date, meal }: { date: string; meal?: string | undefined }, limit: number) =>
+      prisma.foodItem.findMany({
+        where: { accountId, date, ...(meal === undefined ? {} : { meal }) },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: limit,
+        omit: { id: true, accountId: true, date: true, createdAt: true, updatedAt: true },
+      }),
+
     /** The day's items in the order they were logged: the food list's read and the coach's grounding, so on the driver. */
     async listItems(accountId: string, date: string) {
       const rows = await db.query<FoodItem>(Prisma.sql`SELECT ${foodItemColumns} FROM food_item
         WHERE account_id = ${accountId}::uuid AND date = ${date} ORDER BY created_at, id`);
       return rows.map(foodItemView);
+    },
+
+    /** Each day with items in [from, to], summed from the items (not the projection, which may be a step behind). */
+    async intakeDays(accountId: string, from: string, to: string) {
+      const rows = await db.query<{ date: string; kcal: number; proteinG: number; itemCount: number }>(Prisma.sql`
+        SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
+        WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date ORDER BY date`);
+      return rows;
     },
 
     /**
@@ -159,13 +192,15 @@ export const createStore = (db: Database) => {
         prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,
         prisma.$executeRaw`
           WITH total AS (
-            SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g, count(*)::int AS n
+            SELECT ${DAY_SUMS}, count(*)::int AS n
             FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}
           ), stored AS (
-            INSERT INTO daily_total (account_id, date, kcal, protein_g, item_count, updated_at)
-            SELECT ${accountId}::uuid, ${date}, kcal, protein_g, n, now() FROM total WHERE n > 0
+            INSERT INTO daily_total (account_id, date, ${DAY_SUMS_COLUMNS}, item_count, updated_at)
+            SELECT ${accountId}::uuid, ${date}, ${DAY_SUMS_COLUMNS}, n, now() FROM total WHERE n > 0
             ON CONFLICT (account_id, date) DO UPDATE
-              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
+              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, fat_g = EXCLUDED.fat_g, carbs_g = EXCLUDED.carbs_g,
+                fiber_g = EXCLUDED.fiber_g, macros_unknown_items = EXCLUDED.macros_unknown_items,
+                item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
           ), emptied AS (
             DELETE FROM daily_total WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT n FROM total) = 0
           )
@@ -177,15 +212,15 @@ export const createStore = (db: Database) => {
     /** Stored totals, newest first, plus the days still pending, computed now from their items. */
     async recentTotals(accountId: string, limit: number) {
       const pending = await prisma.pendingDay.findMany({ where: { accountId }, select: { date: true } });
-      const stored = await prisma.dailyTotal.findMany({
-        where: { accountId },
-        orderBy: { date: "desc" },
-        take: limit + pending.length,
-        select: { date: true, kcal: true, proteinG: true },
-      });
+      const stored = await db.query<DaySumsRow & { date: string }>(Prisma.sql`SELECT date, ${DAY_SUMS_COLUMNS} FROM daily_total
+        WHERE account_id = ${accountId}::uuid ORDER BY date DESC LIMIT ${limit + pending.length}`);
       const fresh = new Map<string, DayTotal | null>();
-      for (const { date } of pending) fresh.set(date, await sumDay(prisma, accountId, date));
-      return { stored, fresh };
+      for (const { date } of pending) {
+        const [sums] = await db.query<DaySumsRow>(Prisma.sql`SELECT ${DAY_SUMS} FROM food_item
+          WHERE account_id = ${accountId}::uuid AND date = ${date} HAVING count(*) > 0`);
+        fresh.set(date, sums ? dayTotalOf(date, sums) : null);
+      }
+      return { stored: stored.map((row) => dayTotalOf(row.date, row)), fresh };
     },
 
     /**
@@ -194,19 +229,19 @@ export const createStore = (db: Database) => {
      * items that day.
      */
     async dayTotal(accountId: string, date: string): Promise<{ total: DayTotal; targets: NutritionTargets } | null> {
-      const rows = await db.query<{ kcal: number; protein_g: number } & TargetsRow>(Prisma.sql`
+      const rows = await db.query<DaySumsRow & TargetsRow>(Prisma.sql`
         WITH pending AS (SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date}) AS yes)
-        SELECT t.kcal, t.protein_g, a.daily_kcal_target, a.protein_target_g FROM (
-          SELECT sum(kcal) AS kcal, sum(protein_g) AS protein_g FROM food_item
+        SELECT t.*, a.daily_kcal_target, a.protein_target_g FROM (
+          SELECT ${DAY_SUMS} FROM food_item
           WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT yes FROM pending) HAVING count(*) > 0
           UNION ALL
-          SELECT kcal, protein_g FROM daily_total
+          SELECT ${DAY_SUMS_COLUMNS} FROM daily_total
           WHERE account_id = ${accountId}::uuid AND date = ${date} AND NOT (SELECT yes FROM pending)
         ) t LEFT JOIN account_targets a ON a.account_id = ${accountId}::uuid`);
       const [row] = rows;
       if (!row) return null;
       // No targets row reads as targets of null, which judges the day the same way.
-      return { total: { date, kcal: row.kcal, proteinG: row.protein_g }, targets: targetsOf(row) };
+      return { total: dayTotalOf(date, row), targets: targetsOf(row) };
     },
 
     async getTargets(accountId: string): Promise<NutritionTargets | null> {
@@ -237,11 +272,14 @@ export const createStore = (db: Database) => {
     async mismatchedDays(since: string) {
       const rows = await prisma.$queryRaw<{ account_id: string; date: string }[]>`
         SELECT COALESCE(i.account_id, t.account_id)::text AS account_id, COALESCE(i.date, t.date) AS date
-        FROM (SELECT account_id, date, SUM(kcal) AS kcal, SUM(protein_g) AS protein_g, COUNT(*) AS n
+        FROM (SELECT account_id, date, ${DAY_SUMS}, COUNT(*) AS n
               FROM food_item WHERE date >= ${since} GROUP BY account_id, date) i
         FULL JOIN (SELECT * FROM daily_total WHERE date >= ${since}) t ON t.account_id = i.account_id AND t.date = i.date
-        WHERE t.item_count IS DISTINCT FROM i.n
-           OR abs(t.kcal - i.kcal) > 1e-6 OR abs(t.protein_g - i.protein_g) > 1e-6`;
+        WHERE t.item_count IS DISTINCT FROM i.n OR t.macros_unknown_items IS DISTINCT FROM i.macros_unknown_items
+           OR abs(t.kcal - i.kcal) > 1e-6 OR abs(t.protein_g - i.protein_g) > 1e-6
+           OR (t.fat_g IS NULL) <> (i.fat_g IS NULL) OR abs(t.fat_g - i.fat_g) > 1e-6
+           OR (t.carbs_g IS NULL) <> (i.carbs_g IS NULL) OR abs(t.carbs_g - i.carbs_g) > 1e-6
+           OR (t.fiber_g IS NULL) <> (i.fiber_g IS NULL) OR abs(t.fiber_g - i.fiber_g) > 1e-6`;
       return rows.map((r) => ({ accountId: r.account_id, date: r.date }));
     },
   };

@@ -36,26 +36,37 @@ describe("protein target", () => {
   });
 });
 
+/** A day of one item typed without fat, carbs or fibre. */
+const noMacros = { fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: 1 };
+
 describe("daily totals", () => {
   it("rounds sums to one decimal and carries the account's email", () => {
-    const total = toDailyTotal({ date: "2026-11-22", kcal: 0.1 + 0.2, proteinG: 10.04 }, null, "a@example.com");
-    expect(total).toEqual({ userEmail: "a@example.com", date: "2026-11-22", kcal: 0.3, proteinG: 10, hitProtein: false, adherence: null });
+    const total = toDailyTotal({ ...noMacros, date: "2026-11-22", kcal: 0.1 + 0.2, proteinG: 10.04 }, null, "a@example.com");
+    expect(total).toEqual({
+      userEmail: "a@example.com", date: "2026-11-22", kcal: 0.3, proteinG: 10, fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: 1,
+      hitProtein: false, adherence: null,
+    });
+  });
+
+  it("rounds the known parts of fat, carbs and fibre and says how many items they leave out", () => {
+    const total = toDailyTotal({ date: "2026-11-22", kcal: 500, proteinG: 20, fatG: 0.1 + 0.2, carbsG: 60.04, fiberG: 0, macrosUnknownItems: 2 }, null, "a@example.com");
+    expect(total).toMatchObject({ fatG: 0.3, carbsG: 60, fiberG: 0, macrosUnknownItems: 2 });
   });
 
   it("overlays fresh days on stored ones, drops emptied days and keeps the newest first", () => {
     const stored = [
-      { date: "2026-11-21", kcal: 100, proteinG: 1 },
-      { date: "2026-11-20", kcal: 200, proteinG: 2 },
-      { date: "2026-11-19", kcal: 300, proteinG: 3 },
+      { ...noMacros, date: "2026-11-21", kcal: 100, proteinG: 1 },
+      { ...noMacros, date: "2026-11-20", kcal: 200, proteinG: 2 },
+      { ...noMacros, date: "2026-11-19", kcal: 300, proteinG: 3 },
     ];
     const fresh = new Map([
-      ["2026-11-22", { date: "2026-11-22", kcal: 50, proteinG: 5 }],
+      ["2026-11-22", { ...noMacros, date: "2026-11-22", kcal: 50, proteinG: 5 }],
       ["2026-11-20", null],
-      ["2026-11-21", { date: "2026-11-21", kcal: 150, proteinG: 1 }],
+      ["2026-11-21", { ...noMacros, date: "2026-11-21", kcal: 150, proteinG: 1 }],
     ]);
     expect(mergeTotals(stored, fresh, 2)).toEqual([
-      { date: "2026-11-22", kcal: 50, proteinG: 5 },
-      { date: "2026-11-21", kcal: 150, proteinG: 1 },
+      { ...noMacros, date: "2026-11-22", kcal: 50, proteinG: 5 },
+      { ...noMacros, date: "2026-11-21", kcal: 150, proteinG: 1 },
     ]);
   });
 });

@@ -7,6 +7,8 @@ import { loadFoods } from "../../src/store/load-foods.ts";
 
 // The embedded engine: PGlite with pg_trgm, the food tables loaded as at build time, searched as on PostgreSQL.
 let db: Database;
+const NOBODY = "00000000-0000-4000-8000-000000000000";
+const PERSON = "00000000-0000-4000-8000-000000000001";
 const count = async (table: "food" | "food_portion") =>
   (await db.query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM ${Prisma.raw(table)}`))[0]!.n;
 
@@ -30,12 +32,32 @@ describe("the food database on PGlite", () => {
 
   it("finds foods by the words people type, typos included", async () => {
     const foods = foodQueries(db);
-    const first = async (q: string) => (await foods.search(q, 5))[0]?.name;
+    const first = async (q: string) => (await foods.search(NOBODY, q, 5))[0]?.name;
     expect(await first("banana")).toBe("Bananas, raw");
     expect(await first("banan")).toBe("Bananas, raw");
     expect(await first("chiken brest")).toMatch(/^Chicken, broilers? or fryers, breast/);
     expect(await first("greek yogurt")).toMatch(/^Yogurt, Greek/);
-    expect(await foods.search("xqzv", 5)).toEqual([]);
+    expect(await foods.search(NOBODY, "xqzv", 5)).toEqual([]);
+  });
+
+  it("lifts the foods a person logged above equal matches, for that person only, and lists them as recent", async () => {
+    const foods = foodQueries(db);
+    const [first, second] = await foods.search(NOBODY, "banana", 5);
+    const log = (food: string, date: string) => db.query(Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, source, updated_at)
+      VALUES (${crypto.randomUUID()}::uuid, ${PERSON}::uuid, ${date}, 'x', 1, 0, ${food}, now())`);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    await log(second!.id, daysAgo(1));
+    await log(second!.id, daysAgo(3));
+    await log(first!.id, daysAgo(40));
+    await log("usda:171477", daysAgo(120));
+
+    expect((await foods.search(PERSON, "banana", 5)).slice(0, 2).map((f) => f.id)).toEqual([second!.id, first!.id]);
+    expect((await foods.search(NOBODY, "banana", 5)).slice(0, 2).map((f) => f.id), "another person's search").toEqual([first!.id, second!.id]);
+    expect(await foods.recent(PERSON, 10), "often and lately first; nothing older than 90 days").toMatchObject([
+      { id: second!.id, timesLogged: 2, lastLoggedOn: daysAgo(1) },
+      { id: first!.id, timesLogged: 1, lastLoggedOn: daysAgo(40) },
+    ]);
+    expect(await foods.recent(NOBODY, 10)).toEqual([]);
   });
 
   it("gives a food with its portions", async () => {

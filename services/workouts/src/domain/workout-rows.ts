@@ -1,4 +1,4 @@
-import type { ActivityType, ParsedWorkout, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
+import type { ActivityType, ParsedWorkout, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
 import type { z } from "zod";
 import type { ImportedWorkout, NewWorkout, WorkoutChanges } from "../store/store.ts";
 import type { ImportedActivity } from "./import/activity-file.ts";
@@ -66,14 +66,19 @@ export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof Wo
     ...Object.fromEntries(Object.keys(noMetrics).map((key) => [key, row[key as keyof typeof noMetrics] ?? null])),
     ...noEstimate,
     exercises: row.exercises ?? [],
+    eventId: null,
     route: null,
   };
 };
 
+/**
+ * A file's activity as a workout. `estimate` is the coach's for a file that states no energy; `eventId` links the
+ * legs of a multisport file.
+ */
 export const importedFile = (
   { id, accountId }: Identity,
   file: ImportedActivity,
-  { source, externalId }: { source: NewWorkout["source"]; externalId: string },
+  { source, externalId, eventId, estimate }: { source: NewWorkout["source"]; externalId: string; eventId: string | null; estimate: WorkoutEnergyEstimate | null },
 ): ImportedWorkout => {
   const summary = file.name ?? defaultSummary(file.activityType, file.distanceM, file.durationS);
   return {
@@ -89,13 +94,16 @@ export const importedFile = (
     movingDurationS: file.movingDurationS,
     distanceM: file.distanceM,
     elevationGainM: file.elevationGainM,
-    energyKcal: file.energyKcal,
     avgHr: file.avgHr,
     maxHr: file.maxHr,
     avgPowerW: file.avgPowerW,
     avgCadence: file.avgCadence,
-    ...noEstimate,
+    // The file's own figure, or else the estimate with its range; a stated energy never meets an estimate here.
+    ...(file.energyKcal === null && estimate
+      ? { energyKcal: estimate.kcal, energyLow: estimate.low, energyHigh: estimate.high, energySource: estimate.source }
+      : { energyKcal: file.energyKcal, ...noEstimate }),
     exercises: [],
+    eventId,
     route: file.route,
   };
 };

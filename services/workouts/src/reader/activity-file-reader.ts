@@ -52,7 +52,7 @@ export const createActivityFileReader = ({
   });
   let reading = 0;
   return {
-    read: async (bytes: Uint8Array): Promise<ImportedActivity> => {
+    read: async (bytes: Uint8Array): Promise<ImportedActivity[]> => {
       if (reading >= threads + queue) throw new AppError("rate_limited", "too many activity files are being read, retry shortly", undefined, 2);
       reading++;
       try {
@@ -60,7 +60,7 @@ export const createActivityFileReader = ({
           throw isRunaway(error) ? tooComplex() : error;
         });
         if (!outcome.ok) throw new AppError(outcome.tooLarge ? "payload_too_large" : "validation", outcome.message);
-        return outcome.activity;
+        return outcome.activities;
       } finally {
         reading--;
       }

@@ -1,27 +1,70 @@
 import { createHash, randomUUID } from "node:crypto";
-import { operations, refuseIfTooFarAhead } from "@fit/contracts";
+import { coachBus, operations, refuseIfTooFarAhead, utcDay, type WorkoutEnergyEstimate } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import type { ImportedActivity } from "../domain/import/activity-file.ts";
 import { importedFile, importedRow } from "../domain/workout-rows.ts";
 import type { ActivityFileReader } from "../reader/activity-file-reader.ts";
-import type { Store } from "../store/store.ts";
+import type { ImportOutcome, Store } from "../store/store.ts";
 
-/** A file's identity is its content: the same bytes again update the workout they made. */
+/** A file's identity is its content: the same bytes again update the workouts they made. */
 const fileId = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-export const importRoute = ({ app, store, relay }: ServiceContext<Store>, reader: ActivityFileReader) => {
+/** One workout's outcome, or a multisport file's: its first leg's, with every leg listed. */
+const answerOf = (outcomes: ImportOutcome[]) => (outcomes.length > 1 ? { ...outcomes[0]!, legs: outcomes } : outcomes[0]!);
+
+export const importRoute = ({ app, store, relay, bus }: ServiceContext<Store>, reader: ActivityFileReader, { estimateTimeoutMs }: { estimateTimeoutMs: number }) => {
   // A JSON row's startedAt is checked by its schema; a file's only once read.
-  const readActivity = async (bytes: Buffer) => {
-    const activity = await reader.read(bytes);
-    refuseIfTooFarAhead(activity.startedAt, "the file's start time");
-    return activity;
+  const readActivities = async (bytes: Buffer) => {
+    const activities = await reader.read(bytes);
+    for (const activity of activities) refuseIfTooFarAhead(activity.startedAt, "the file's start time");
+    return activities;
   };
+
+  /**
+   * The coach's estimates, in the activities' order, for those that state no energy: null for the others, and for
+   * all when the coach does not answer in time; the import does not wait on it longer than that.
+   */
+  const estimateMissingEnergy = async (accountId: string, activities: readonly ImportedActivity[]): Promise<(WorkoutEnergyEstimate | null)[]> => {
+    const missing = activities.flatMap((activity, i) => (activity.energyKcal === null ? [i] : []));
+    const estimates: (WorkoutEnergyEstimate | null)[] = activities.map(() => null);
+    if (missing.length === 0) return estimates;
+    const workouts = missing.map((i) => {
+      const { activityType, durationS, movingDurationS, distanceM, avgHr } = activities[i]!;
+      return { activityType, durationS: Math.max(1, movingDurationS || durationS), distanceM, avgHr };
+    });
+    const date = utcDay(activities[0]!.startedAt);
+    try {
+      const reply = await bus.request(coachBus.estimateWorkoutEnergy, { accountId, date, workouts }, { timeoutMs: estimateTimeoutMs });
+      missing.forEach((index, k) => (estimates[index] = reply.estimates[k] ?? null));
+    } catch (error) {
+      app.log.warn({ err: error }, "no energy estimate for an imported file: the coach did not answer");
+    }
+    return estimates;
+  };
+
   serveOperation(app, operations.importWorkout, async ({ body, query, caller, record }) => {
-    const identity = { id: randomUUID(), accountId: caller.accountId };
-    const row = Buffer.isBuffer(body)
-      ? importedFile(identity, await readActivity(body), { source: query.source, externalId: fileId(body) })
-      : importedRow(identity, body);
-    const result = await store.importWorkout(row, record);
+    const { accountId } = caller;
+    if (!Buffer.isBuffer(body)) {
+      const outcomes = await store.importWorkouts([importedRow({ id: randomUUID(), accountId }, body)], { matchActivity: false }, (done) => record(answerOf(done)));
+      relay.kick();
+      return answerOf(outcomes);
+    }
+    const activities = await readActivities(body);
+    const estimates = await estimateMissingEnergy(accountId, activities);
+    const file = fileId(body);
+    const multisport = activities.length > 1;
+    const eventId = multisport ? randomUUID() : null;
+    const workouts = activities.map((activity, i) =>
+      importedFile({ id: randomUUID(), accountId }, activity, {
+        source: query.source,
+        // Each leg of a multisport file is known by the file and its place in it.
+        externalId: multisport ? `${file}#${i + 1}` : file,
+        eventId,
+        estimate: estimates[i]!,
+      }),
+    );
+    const outcomes = await store.importWorkouts(workouts, { matchActivity: true }, (done) => record(answerOf(done)));
     relay.kick();
-    return result;
+    return answerOf(outcomes);
   });
 };

@@ -1,7 +1,8 @@
-import { ActivityType, outboxRow, workoutsEvents } from "@fit/contracts";
+import { ActivityType, outboxRow, workoutsEvents, type WorkoutImported } from "@fit/contracts";
 import { createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { workoutView } from "./workout-view.ts";
 import { accountData } from "./account-data.ts";
+import { richerFigures, richness, sameActivity, START_TOLERANCE_MS } from "../domain/import/duplicates.ts";
 import type { Route } from "../domain/import/route.ts";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 
@@ -13,6 +14,8 @@ export type NewWorkout = Omit<Prisma.WorkoutUncheckedCreateInput, "createdAt" | 
 };
 /** An imported workout: known to its source by `externalId`, with the route its file drew, if any. */
 export type ImportedWorkout = NewWorkout & { externalId: string; route: Route | null };
+/** What one import did to one workout, as the answer names it. */
+export type ImportOutcome = Omit<WorkoutImported, "legs">;
 export type WorkoutChanges = Omit<Prisma.WorkoutUncheckedUpdateInput, "id" | "accountId" | "source" | "externalId" | "createdAt" | "updatedAt" | "route">;
 
 type Tx = Prisma.TransactionClient;
@@ -33,7 +36,59 @@ const workoutColumns = Prisma.sql`id, account_id AS "accountId", source, externa
   summary, description, started_at AS "startedAt", duration_s AS "durationS", moving_duration_s AS "movingDurationS",
   distance_m AS "distanceM", elevation_gain_m AS "elevationGainM", energy_kcal AS "energyKcal", energy_low AS "energyLow",
   energy_high AS "energyHigh", energy_source AS "energySource", avg_hr AS "avgHr", max_hr AS "maxHr", avg_power_w AS "avgPowerW",
-  avg_cadence AS "avgCadence", exercises, created_at AS "createdAt", updated_at AS "updatedAt"`;
+  avg_cadence AS "avgCadence", exercises, event_id AS "eventId", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const saveRoute = (tx: Tx, workoutId: string, route: Route) => {
+  const drawn = { segments: route.segments, splits: route.splits as unknown as Prisma.InputJsonValue };
+  return tx.workoutRoute.upsert({ where: { workoutId }, create: { workoutId, ...drawn }, update: drawn });
+};
+
+/** The logged workout `workout` records again, with whether it has a track; null when it is an activity of its own. */
+const loggedActivity = async (tx: Tx, workout: ImportedWorkout) => {
+  const at = workout.startedAt.getTime();
+  const logged = await tx.workout.findMany({
+    where: {
+      accountId: workout.accountId,
+      activityType: workout.activityType,
+      startedAt: { gte: new Date(at - START_TOLERANCE_MS), lte: new Date(at + START_TOLERANCE_MS) },
+    },
+    include: { route: { select: { workoutId: true } } },
+  });
+  return sameActivity(logged, workout);
+};
+
+/** The richer of the two recordings' figures stay on the logged workout; its title, source and key stay as they are. */
+const mergeDuplicate = async (tx: Tx, logged: Row & { route: { workoutId: string } | null }, workout: ImportedWorkout): Promise<ImportOutcome> => {
+  const duplicateOf = logged.id;
+  if (richness(workout, workout.route !== null) <= richness(logged, logged.route !== null)) {
+    return { created: false, workout: workoutView(logged), duplicateOf, action: "skipped" };
+  }
+  const row = await tx.workout.update({
+    where: { id: logged.id },
+    data: { startedAt: workout.startedAt, durationS: workout.durationS, ...richerFigures(logged, workout) },
+  });
+  if (workout.route) await saveRoute(tx, row.id, workout.route);
+  await recordEvent(tx, workoutsEvents.workoutUpdated, row);
+  return { created: false, workout: workoutView(row), duplicateOf, action: "updated" };
+};
+
+const importOne = async (tx: Tx, workout: ImportedWorkout, matchActivity: boolean): Promise<ImportOutcome> => {
+  const key = { accountId: workout.accountId, source: workout.source, externalId: workout.externalId };
+  const before = await tx.workout.findUnique({ where: { accountId_source_externalId: key }, select: { id: true } });
+  const duplicate = !before && matchActivity ? await loggedActivity(tx, workout) : null;
+  if (duplicate) return mergeDuplicate(tx, duplicate, workout);
+  // A re-import keeps the event its legs were first linked in.
+  const { id, accountId, source, externalId, route, eventId, ...changes } = workout;
+  const row = await tx.workout.upsert({
+    where: { accountId_source_externalId: key },
+    create: { id, accountId, source, externalId, eventId, ...changes },
+    update: changes,
+  });
+  if (route) await saveRoute(tx, row.id, route);
+  else await tx.workoutRoute.deleteMany({ where: { workoutId: row.id } });
+  await recordEvent(tx, before ? workoutsEvents.workoutUpdated : workoutsEvents.workoutLogged, row);
+  return { created: !before, workout: workoutView(row) };
+};
 
 /**
  * The only place that talks to the database. Every query is scoped by account. The list and the dashboard's
@@ -60,31 +115,24 @@ export const createStore = (db: Database) => {
       }),
 
     /**
-     * An import keyed by (source, externalId): the first time it logs, again it updates in place, so a file
-     * uploaded twice or a sync that repeats itself never doubles a workout. The row lock of the upsert orders
-     * two concurrent imports of the same file.
+     * Imports keyed by (source, externalId): the first time each logs, again it updates in place, so a file
+     * uploaded twice or a sync that repeats itself never doubles a workout; the row lock of the upsert orders two
+     * concurrent imports of the same file. With `matchActivity` (files), a workout new by its key that records an
+     * activity already logged (duplicates.ts) updates that one if richer, or is skipped; the account's imports then
+     * take turns, so two files of one activity uploaded at once still meet. All or none of `workouts` are written.
      */
-    importWorkout: (
-      workout: ImportedWorkout,
-      alongside: (result: { created: boolean; workout: ReturnType<typeof workoutView> }) => Prisma.Sql[] = () => [],
+    importWorkouts: (
+      workouts: readonly ImportedWorkout[],
+      { matchActivity }: { matchActivity: boolean },
+      alongside: (outcomes: ImportOutcome[]) => Prisma.Sql[] = () => [],
     ) =>
       prisma.$transaction(async (tx) => {
-        const key = { accountId: workout.accountId, source: workout.source, externalId: workout.externalId };
-        const before = await tx.workout.findUnique({ where: { accountId_source_externalId: key }, select: { id: true } });
-        const { id, accountId, source, externalId, route, ...changes } = workout;
-        const row = await tx.workout.upsert({
-          where: { accountId_source_externalId: key },
-          create: { id, accountId, source, externalId, ...changes },
-          update: changes,
-        });
-        if (route) {
-          const drawn = { segments: route.segments, splits: route.splits as unknown as Prisma.InputJsonValue };
-          await tx.workoutRoute.upsert({ where: { workoutId: row.id }, create: { workoutId: row.id, ...drawn }, update: drawn });
-        } else await tx.workoutRoute.deleteMany({ where: { workoutId: row.id } });
-        await recordEvent(tx, before ? workoutsEvents.workoutUpdated : workoutsEvents.workoutLogged, row);
-        const result = { created: !before, workout: workoutView(row) };
-        for (const statement of alongside(result)) await tx.$executeRaw(statement);
-        return result;
+        const [first] = workouts;
+        if (matchActivity && first) await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${first.accountId}, 0))`;
+        const outcomes: ImportOutcome[] = [];
+        for (const workout of workouts) outcomes.push(await importOne(tx, workout, matchActivity));
+        for (const statement of alongside(outcomes)) await tx.$executeRaw(statement);
+        return outcomes;
       }),
 
     async getWorkout(accountId: string, id: string) {

@@ -20,5 +20,6 @@ export const workoutView = (row: Row): Workout => ({
   exercises: row.exercises as Exercise[],
   energyEstimate:
     row.energySource === null ? null : { low: row.energyLow ?? 0, high: row.energyHigh ?? 0, source: row.energySource },
+  ...(row.eventId === null ? {} : { eventId: row.eventId }),
   createdAt: row.createdAt.getTime(),
 });

@@ -110,11 +110,8 @@ export const makeTcx = (
 
 const SEMICIRCLES_PER_DEGREE = 2 ** 31 / 180;
 
-/**
- * file_id, a record per point, then (unless `withoutSession`) the session the totals go in, and the activity. Sport
- * and sub-sport are FIT profile names ("running", "training" + "yoga").
- */
-export const makeFit = (options: {
+/** A session's totals, as a device sums them up; sport and sub-sport are FIT profile names ("running", "training" + "yoga"). */
+export interface FitSession {
   sport: string;
   subSport?: string;
   start: Date;
@@ -125,14 +122,14 @@ export const makeFit = (options: {
   calories?: number;
   avgHr?: number;
   maxHr?: number;
-  points?: readonly TrackPoint[];
-  withoutSession?: boolean;
-}): Uint8Array => {
-  const end = new Date(options.start.getTime() + options.elapsedS * 1000);
+}
+
+/** file_id, a record per point, the sessions the totals go in (one per sport of a multisport file), and the activity. */
+const encodeActivity = (start: Date, points: readonly TrackPoint[], sessions: readonly FitSession[]): Uint8Array => {
   const encoder = new Encoder();
-  const fileId: FileIdMesg = { type: "activity", manufacturer: "development", product: 1, serialNumber: 1, timeCreated: options.start };
+  const fileId: FileIdMesg = { type: "activity", manufacturer: "development", product: 1, serialNumber: 1, timeCreated: start };
   encoder.onMesg(Profile.MesgNum.FILE_ID!, fileId);
-  for (const point of options.points ?? []) {
+  for (const point of points) {
     const record: RecordMesg = {
       timestamp: point.time,
       positionLat: Math.round(point.lat * SEMICIRCLES_PER_DEGREE),
@@ -144,9 +141,10 @@ export const makeFit = (options: {
     };
     encoder.onMesg(Profile.MesgNum.RECORD!, record);
   }
-  if (!options.withoutSession) {
+  const endOf = (session: FitSession) => new Date(session.start.getTime() + session.elapsedS * 1000);
+  for (const options of sessions) {
     const session: SessionMesg = {
-      timestamp: end,
+      timestamp: endOf(options),
       startTime: options.start,
       sport: options.sport as SessionMesg["sport"],
       subSport: (options.subSport ?? "generic") as SessionMesg["subSport"],
@@ -160,10 +158,23 @@ export const makeFit = (options: {
     };
     encoder.onMesg(Profile.MesgNum.SESSION!, session);
   }
-  const activity: ActivityMesg = { timestamp: end, numSessions: options.withoutSession ? 0 : 1, type: "manual", totalTimerTime: options.timerS };
+  const end = sessions.at(-1) ? endOf(sessions.at(-1)!) : (points.at(-1)?.time ?? start);
+  const totalTimerTime = sessions.reduce((sum, session) => sum + session.timerS, 0);
+  const activity: ActivityMesg = { timestamp: end, numSessions: sessions.length, type: "manual", totalTimerTime };
   encoder.onMesg(Profile.MesgNum.ACTIVITY!, activity);
   return encoder.close();
 };
+
+/** One session holding the whole activity, or (`withoutSession`) only the records. */
+export const makeFit = (options: FitSession & { points?: readonly TrackPoint[]; withoutSession?: boolean }): Uint8Array =>
+  encodeActivity(options.start, options.points ?? [], options.withoutSession ? [] : [options]);
+
+/**
+ * A multisport activity as a Garmin multisport watch records it: one stream of records across every leg, a session
+ * per leg (transitions included, as sport "transition"), in order.
+ */
+const makeMultisportFit = (legs: readonly (FitSession & { points: readonly TrackPoint[] })[]): Uint8Array =>
+  encodeActivity(legs[0]!.start, legs.flatMap((leg) => leg.points), legs);
 
 /**
  * A FIT file written byte by byte: one definition of `global` with a single field of `fieldBytes` bytes, then
@@ -186,4 +197,32 @@ export const makeFitOfMessages = ({ global, count, fieldBytes }: { global: numbe
   }
   view.setUint16(14 + dataSize, CrcCalculator.calculateCRC(bytes, 0, 14 + dataSize), true);
   return bytes;
+};
+
+/**
+ * An Ironman as one multisport file: 3.8 km swim, transition, 180 km ride, transition, 42.2 km run, each leg
+ * recorded every 60 s (a different number of points per leg, so a leg's track tells which records it got) and
+ * summed up in its own session. Legs follow one another without a gap.
+ */
+export const ironman = (start: Date) => {
+  const plan = [
+    { sport: "swimming", subSport: "openWater", elapsedS: 4200, distanceM: 3800, calories: 900, avgHr: 135, maxHr: 150 },
+    { sport: "transition", subSport: "generic", elapsedS: 300, distanceM: 400, calories: 40, avgHr: 140, maxHr: 145 },
+    { sport: "cycling", subSport: "road", elapsedS: 19_800, distanceM: 180_000, calories: 4300, avgHr: 138, maxHr: 160 },
+    { sport: "transition", subSport: "generic", elapsedS: 240, distanceM: 300, calories: 30, avgHr: 142, maxHr: 148 },
+    { sport: "running", subSport: "generic", elapsedS: 14_400, distanceM: 42_195, calories: 3100, avgHr: 145, maxHr: 170 },
+  ];
+  let at = start.getTime();
+  const legs = plan.map((leg) => {
+    const legStart = new Date(at);
+    at += leg.elapsedS * 1000;
+    const points = Math.floor(leg.elapsedS / 60);
+    return {
+      ...leg,
+      start: legStart,
+      timerS: leg.elapsedS,
+      points: straightTrack({ start: legStart, points, stepM: leg.distanceM / points, stepS: 60, hr: leg.avgHr }),
+    };
+  });
+  return { legs, bytes: makeMultisportFit(legs) };
 };

@@ -49,6 +49,6 @@ describe("activity-file reader", () => {
     const error = await refusal(reader.read(big));
     expect(error).toMatchObject({ code: "rate_limited", retryAfterS: 2 });
     await Promise.all([first, second]);
-    await expect(reader.read(gpx(10))).resolves.toMatchObject({ activityType: "run" });
+    await expect(reader.read(gpx(10))).resolves.toMatchObject([{ activityType: "run" }]);
   });
 });

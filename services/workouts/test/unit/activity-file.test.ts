@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ActivityFileFormat } from "../../src/domain/import/activity-file.ts";
-import { makeFit, makeFitOfMessages, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
+import { ironman, makeFit, makeFitOfMessages, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const START = new Date("2024-05-01T07:00:00Z");
@@ -25,6 +25,13 @@ const trackOnly: Record<ActivityFileFormat, (points: TrackPoint[]) => Uint8Array
   fit: (points) => makeFit({ sport: "running", start: START, elapsedS: 0, timerS: 0, distanceM: 0, points, withoutSession: true }),
 };
 
+/** The one activity of a file that is not multisport. */
+const parseOne = (bytes: Uint8Array) => {
+  const activities = parseActivityFile(bytes);
+  expect(activities).toHaveLength(1);
+  return activities[0]!;
+};
+
 const expectRefusal = (bytes: Uint8Array, message: string | RegExp) => {
   expect(() => parseActivityFile(bytes)).toThrow(ActivityFileError);
   expect(() => parseActivityFile(bytes)).toThrow(message);
@@ -32,7 +39,7 @@ const expectRefusal = (bytes: Uint8Array, message: string | RegExp) => {
 
 describe.each(["gpx", "tcx", "fit"] as const)("a %s track", (format) => {
   it("measures distance, time, climb and heart rate from its points", () => {
-    const activity = parseActivityFile(trackOnly[format](climbingRun()));
+    const activity = parseOne(trackOnly[format](climbingRun()));
     expect(activity).toMatchObject({ format, startedAt: START.getTime(), durationS: 375, movingDurationS: 375, avgHr: EXPECTED_AVG_HR, maxHr: 175 });
     expect(Math.abs(activity.distanceM! - 1000)).toBeLessThanOrEqual(5);
     expect(activity.elevationGainM).toBeCloseTo(50, 0);
@@ -40,19 +47,19 @@ describe.each(["gpx", "tcx", "fit"] as const)("a %s track", (format) => {
 
   it("averages cadence leaving out its zeros (coasting) and power keeping them", () => {
     const pedalling = climbingRun().map((point, i) => ({ ...point, cadence: i % 2 === 0 ? 90 : 0, powerW: i % 2 === 0 ? 300 : 0 }));
-    expect(parseActivityFile(trackOnly[format](pedalling))).toMatchObject({ avgCadence: 90, avgPowerW: 150 });
+    expect(parseOne(trackOnly[format](pedalling))).toMatchObject({ avgCadence: 90, avgPowerW: 150 });
   });
 
   it("leaves a 10-minute standstill out of the moving time but not out of the elapsed time", () => {
-    const activity = parseActivityFile(trackOnly[format](withPause(climbingRun(), { at: 60, pauseS: 600, stepS: 5 })));
+    const activity = parseOne(trackOnly[format](withPause(climbingRun(), { at: 60, pauseS: 600, stepS: 5 })));
     expect(activity).toMatchObject({ durationS: 975, movingDurationS: 375 });
     expect(Math.abs(activity.distanceM! - 1000)).toBeLessThanOrEqual(5);
   });
 
   it("does not count a ±1 m altitude jitter as climbing", () => {
     const flat = straightTrack({ start: START, points: 150, stepM: 5, stepS: 2, startEle: 100 });
-    expect(parseActivityFile(trackOnly[format](jittered(flat))).elevationGainM).toBe(0);
-    const gain = parseActivityFile(trackOnly[format](jittered(climbingRun()))).elevationGainM!;
+    expect(parseOne(trackOnly[format](jittered(flat))).elevationGainM).toBe(0);
+    const gain = parseOne(trackOnly[format](jittered(climbingRun()))).elevationGainM!;
     expect(Math.abs(gain - 50)).toBeLessThanOrEqual(2);
   });
 });
@@ -60,7 +67,7 @@ describe.each(["gpx", "tcx", "fit"] as const)("a %s track", (format) => {
 describe("GPX", () => {
   it("takes the track's name and type", () => {
     const gpx = makeGpx(climbingRun(), { name: "Tempo & hills <3", type: "running" });
-    expect(parseActivityFile(utf8(gpx))).toMatchObject({ name: "Tempo & hills <3", activityType: "run", energyKcal: null });
+    expect(parseOne(utf8(gpx))).toMatchObject({ name: "Tempo & hills <3", activityType: "run", energyKcal: null });
   });
 
   it.each([
@@ -75,16 +82,16 @@ describe("GPX", () => {
     ["motorcycling", "other"],
     ["kitesurfing", "other"],
   ])("maps the type %s to %s", (type, activityType) => {
-    expect(parseActivityFile(utf8(makeGpx(climbingRun(), { type }))).activityType).toBe(activityType);
+    expect(parseOne(utf8(makeGpx(climbingRun(), { type }))).activityType).toBe(activityType);
   });
 
   it("reads heart rate whatever prefix the extension namespace has (Garmin Connect writes ns3:)", () => {
     const gpx = makeGpx(climbingRun()).replaceAll("gpxtpx", "ns3");
-    expect(parseActivityFile(utf8(gpx))).toMatchObject({ avgHr: EXPECTED_AVG_HR, maxHr: 175 });
+    expect(parseOne(utf8(gpx))).toMatchObject({ avgHr: EXPECTED_AVG_HR, maxHr: 175 });
   });
 
   it("is of type other, with no name, when the track states neither", () => {
-    expect(parseActivityFile(utf8(makeGpx(climbingRun())))).toMatchObject({ activityType: "other", name: null });
+    expect(parseOne(utf8(makeGpx(climbingRun())))).toMatchObject({ activityType: "other", name: null });
   });
 
   it("refuses a file without track points", () => {
@@ -98,7 +105,7 @@ describe("GPX", () => {
 
 describe("TCX", () => {
   it("takes the lap's calories and maps the sport", () => {
-    const activity = parseActivityFile(utf8(makeTcx(climbingRun(), { sport: "Biking", calories: 321 })));
+    const activity = parseOne(utf8(makeTcx(climbingRun(), { sport: "Biking", calories: 321 })));
     expect(activity).toMatchObject({ format: "tcx", activityType: "ride", energyKcal: 321, name: null });
   });
 
@@ -107,11 +114,11 @@ describe("TCX", () => {
     ["Biking", "ride"],
     ["Other", "other"],
   ] as const)("maps Sport=%s to %s", (sport, activityType) => {
-    expect(parseActivityFile(utf8(makeTcx(climbingRun(), { sport }))).activityType).toBe(activityType);
+    expect(parseOne(utf8(makeTcx(climbingRun(), { sport }))).activityType).toBe(activityType);
   });
 
   it("prefers the lap's stated distance to the GPS track", () => {
-    expect(parseActivityFile(utf8(makeTcx(climbingRun(), { distanceM: 1042.37 }))).distanceM).toBe(1042.4);
+    expect(parseOne(utf8(makeTcx(climbingRun(), { distanceM: 1042.37 }))).distanceM).toBe(1042.4);
   });
 
   it("takes everything from the laps when no trackpoint has a position (a treadmill)", () => {
@@ -124,7 +131,7 @@ describe("TCX", () => {
       lap("2024-05-01T07:00:00Z", 600, 1500, 100, 140, 150) +
       lap("2024-05-01T07:10:30Z", 300, 800, 60, 152, 165) +
       `</Activity></Activities></TrainingCenterDatabase>`;
-    expect(parseActivityFile(utf8(tcx))).toEqual({
+    expect(parseOne(utf8(tcx))).toEqual({
       format: "tcx",
       activityType: "run",
       name: null,
@@ -157,7 +164,7 @@ describe("FIT", () => {
       maxHr: 178,
       points: climbingRun(),
     });
-    expect(parseActivityFile(fit)).toEqual({
+    expect(parseOne(fit)).toEqual({
       format: "fit",
       activityType: "run",
       name: null,
@@ -177,8 +184,8 @@ describe("FIT", () => {
 
   it("fills what the session leaves out from the records, but never the energy", () => {
     const fit = makeFit({ sport: "cycling", start: START, elapsedS: 400, timerS: 375, distanceM: 1000, points: climbingRun() });
-    expect(parseActivityFile(fit)).toMatchObject({ activityType: "ride", avgHr: EXPECTED_AVG_HR, maxHr: 175, energyKcal: null });
-    expect(parseActivityFile(fit).elevationGainM).toBeCloseTo(50, 0);
+    expect(parseOne(fit)).toMatchObject({ activityType: "ride", avgHr: EXPECTED_AVG_HR, maxHr: 175, energyKcal: null });
+    expect(parseOne(fit).elevationGainM).toBeCloseTo(50, 0);
   });
 
   it.each([
@@ -198,7 +205,24 @@ describe("FIT", () => {
     ["golf", "generic", "other"],
   ])("maps sport %s / %s to %s", (sport, subSport, activityType) => {
     const fit = makeFit({ sport, subSport, start: START, elapsedS: 1800, timerS: 1800, distanceM: 0 });
-    expect(parseActivityFile(fit).activityType).toBe(activityType);
+    expect(parseOne(fit).activityType).toBe(activityType);
+  });
+
+  it("makes each session of a multisport file an activity of its own, with its totals and its part of the track", () => {
+    const { legs, bytes } = ironman(START);
+    const activities = parseActivityFile(bytes);
+    expect(activities.map((activity) => [activity.activityType, activity.name])).toEqual([
+      ["swim", null], ["other", "Transition 1"], ["ride", null], ["other", "Transition 2"], ["run", null],
+    ]);
+    activities.forEach((activity, i) => {
+      const leg = legs[i]!;
+      expect(activity).toMatchObject({
+        format: "fit", startedAt: leg.start.getTime(), durationS: leg.elapsedS, distanceM: leg.distanceM, energyKcal: leg.calories,
+        avgHr: leg.avgHr, maxHr: leg.maxHr,
+      });
+      expect(activity.route!.segments).toEqual([expect.any(Array)]);
+      expect(activity.route!.segments[0]).toHaveLength(Math.min(leg.points.length, 1000));
+    });
   });
 
   it("refuses a file whose checksum does not match, or that is cut short", () => {
@@ -274,7 +298,7 @@ describe("caps", () => {
   });
 
   it("keeps a file's name to the 200 characters a summary holds", () => {
-    const named = parseActivityFile(utf8(makeGpx(climbingRun(), { name: "n".repeat(5000) })));
+    const named = parseOne(utf8(makeGpx(climbingRun(), { name: "n".repeat(5000) })));
     expect(named.name).toBe("n".repeat(200));
   });
 });
@@ -285,7 +309,7 @@ describe("a 2 MB GPX", () => {
     const points = straightTrack({ start: START, points: 9_600, stepM: 3, stepS: 1, startEle: 40, hr: 150 });
     const bytes = utf8(makeGpx(points));
     expect(bytes.length).toBeGreaterThan(2_000_000);
-    const activity = parseActivityFile(bytes);
+    const activity = parseOne(bytes);
     expect(activity.durationS).toBe(9_599);
   });
 });

@@ -1,9 +1,40 @@
 import type { ActivityType } from "@fit/contracts";
 
 /**
- * GPX `<type>` is free text ("running", "Run", "TrailRun", "road_biking", "VirtualRide"…) and TCX `Sport` is
- * Running/Biking/Other, so labels are matched by a word stem they contain. First match wins, which is why "motor"
- * comes first: motorcycling is not a ride.
+ * Strava's GPX export writes its activity type as a number (`<type>9</type>`): the codes its own exports and the
+ * tools that read them agree on. Any other number is a type the interface has no word for.
+ */
+const STRAVA_TYPE_CODES: Readonly<Record<string, ActivityType>> = {
+  "1": "ride",
+  "4": "hike",
+  "9": "run",
+  "10": "walk",
+  "16": "swim",
+  "23": "rowing",
+};
+
+/**
+ * The words the vendors write, compared without case, spaces, `_` or `-` ("road_biking", "ROAD_BIKING" and "Road
+ * Biking" alike): Garmin (`running`, `treadmill_running`, `lap_swimming`), TomTom (`RUNNING`, `TREADMILL`,
+ * `GYM`), Polar (`ROAD_BIKING`, `CROSS-TRAINER`), Suunto (`Trekking`, `OpenwaterSwimming`), COROS (`Open Water`,
+ * `Pool Swim`, `Indoor Rower`), Strava's words (`VirtualRide`). Only words a stem below would get wrong are needed.
+ */
+const VENDOR_WORDS: Readonly<Record<string, ActivityType>> = {
+  treadmill: "run",
+  treadmillrunning: "run",
+  trekking: "hike",
+  mountaineering: "hike",
+  openwater: "swim",
+  crosstrainer: "elliptical",
+  hiit: "crossfit",
+  gym: "strength_training",
+  mtb: "ride",
+  spinning: "ride",
+};
+
+/**
+ * Any other label is free text ("running", "Run", "TrailRun", "road_biking", "VirtualRide"…), so it is matched by a
+ * word stem it contains. First match wins, which is why "motor" comes first: motorcycling is not a ride.
  */
 const LABEL_KEYWORDS: readonly (readonly [keyword: string, type: ActivityType])[] = [
   ["motor", "other"],
@@ -22,9 +53,17 @@ const LABEL_KEYWORDS: readonly (readonly [keyword: string, type: ActivityType])[
   ["ride", "ride"],
 ];
 
+/** A GPX `<type>` or TCX `Sport` as one of the interface's types; "other" for what no vocabulary names. */
 export const activityTypeFromLabel = (label: string | null): ActivityType => {
-  const normalized = (label ?? "").toLowerCase();
-  return LABEL_KEYWORDS.find(([keyword]) => normalized.includes(keyword))?.[1] ?? "other";
+  const trimmed = (label ?? "").trim();
+  if (/^\d+$/.test(trimmed)) return STRAVA_TYPE_CODES[String(Number(trimmed))] ?? "other";
+  const normalized = trimmed.toLowerCase();
+  const word = normalized.replace(/[\s_-]+/g, "");
+  return (
+    (Object.hasOwn(VENDOR_WORDS, word) ? VENDOR_WORDS[word] : undefined) ??
+    LABEL_KEYWORDS.find(([keyword]) => normalized.includes(keyword))?.[1] ??
+    "other"
+  );
 };
 
 /** FIT sub-sports are more specific than sports (training/yoga, fitness equipment/elliptical), so they are asked first. */

@@ -1,8 +1,9 @@
+import type { ActivityType } from "@fit/contracts";
 import { Decoder, Stream, type FitMessages, type RecordMesg, type SessionMesg } from "@garmin/fitsdk";
 import { activityTypeFromFitSport } from "./activity-type.ts";
 import { ActivityFileError, ActivityFileTooLarge, MAX_POINTS, type ImportedActivity } from "./imported-activity.ts";
 import { routeOf } from "./route.ts";
-import { maxOf, sensorSummary, sumOf, weightedMean } from "./stats.ts";
+import { maxOf, sensorSummary } from "./stats.ts";
 import { distanceM, elevationGainM, movingDurationS, timeSpan, type TrackSample } from "./track-metrics.ts";
 
 /** FIT positions are semicircles: 2^31 of them make 180°. */
@@ -78,23 +79,19 @@ const decode = (bytes: Uint8Array): FitMessages => {
   return messages;
 };
 
-/** What the device summed up itself; several sessions (a multisport file) add up, averages weighted by timer time. */
-const sessionTotals = (sessions: readonly SessionMesg[]): ActivityTotals => {
-  const weighted = (value: (session: SessionMesg) => number | undefined) =>
-    weightedMean(sessions.map((session) => ({ value: value(session), weight: session.totalTimerTime })));
-  return {
-    startedAt: timeSpan(sessions.map((session) => timeMs(session.startTime)))?.startMs ?? null,
-    durationS: sumOf(sessions.map((session) => session.totalElapsedTime)),
-    movingDurationS: sumOf(sessions.map((session) => session.totalTimerTime)),
-    distanceM: sumOf(sessions.map((session) => session.totalDistance)),
-    elevationGainM: sumOf(sessions.map((session) => session.totalAscent)),
-    energyKcal: sumOf(sessions.map((session) => session.totalCalories)),
-    avgHr: weighted((session) => session.avgHeartRate),
-    maxHr: maxOf(sessions.map((session) => session.maxHeartRate)),
-    avgPowerW: weighted((session) => session.avgPower),
-    avgCadence: weighted((session) => session.avgCadence),
-  };
-};
+/** What the device summed up itself, when the file has a session. */
+const sessionTotals = (session: SessionMesg | undefined): ActivityTotals => ({
+  startedAt: timeMs(session?.startTime),
+  durationS: session?.totalElapsedTime ?? null,
+  movingDurationS: session?.totalTimerTime ?? null,
+  distanceM: session?.totalDistance ?? null,
+  elevationGainM: session?.totalAscent ?? null,
+  energyKcal: session?.totalCalories ?? null,
+  avgHr: session?.avgHeartRate ?? null,
+  maxHr: session?.maxHeartRate ?? null,
+  avgPowerW: session?.avgPower ?? null,
+  avgCadence: session?.avgCadence ?? null,
+});
 
 /** The records that carry a position, as one segment (FIT marks no breaks in the track). */
 const positionedRecords = (records: readonly RecordMesg[]): TrackSample[] =>
@@ -153,27 +150,53 @@ const fillGaps = (stated: ActivityTotals, computed: ActivityTotals): ActivityTot
   avgCadence: stated.avgCadence ?? computed.avgCadence,
 });
 
-/** The longest session names the activity (a triathlon's ride leg, say); without sessions, the sport message. */
+/** The session names the activity; without one, the sport message. */
 const activityType = (messages: FitMessages) => {
-  const longest = (messages.sessionMesgs ?? []).reduce<SessionMesg | undefined>(
-    (best, session) => (best === undefined || (session.totalElapsedTime ?? 0) > (best.totalElapsedTime ?? 0) ? session : best),
-    undefined,
-  );
-  const source = longest ?? messages.sportMesgs?.[0];
+  const source = messages.sessionMesgs?.[0] ?? messages.sportMesgs?.[0];
   return activityTypeFromFitSport(source?.sport, source?.subSport);
 };
 
 /** Session totals first, each missing one filled from the records. FIT carries no activity name. */
-export const parseFit = (bytes: Uint8Array): ImportedActivity => {
+const activityOf = (session: SessionMesg | undefined, records: readonly RecordMesg[], type: ActivityType, name: string | null): ImportedActivity => {
+  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(session), recordTotals(records));
+  if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
+  const track = positionedRecords(records);
+  return { format: "fit", activityType: type, name, startedAt, durationS, ...totals, route: routeOf(track.length > 1 ? [track] : []) };
+};
+
+/**
+ * The records a session recorded, by their timestamps: from its start up to its end, which is where the next leg
+ * starts; the last session's final record, written at its end, is its own.
+ */
+const recordsOf = (session: SessionMesg, records: readonly RecordMesg[], isLast: boolean) => {
+  const from = timeMs(session.startTime);
+  if (from === null || session.totalElapsedTime === undefined) return [];
+  const to = from + session.totalElapsedTime * 1000;
+  return records.filter((record) => {
+    const at = timeMs(record.timestamp);
+    return at !== null && at >= from && (at < to || (isLast && at === to));
+  });
+};
+
+/**
+ * A multisport file (a triathlon: swim, transition, bike, transition, run) holds a session per sport, each with
+ * its own totals: each becomes an activity of its own, in the file's order; a transition is one too, of type other
+ * (docs/decisions/0072-multisport-files-one-workout-per-session.md).
+ */
+const multisportLegs = (sessions: readonly SessionMesg[], records: readonly RecordMesg[]): ImportedActivity[] => {
+  let transitions = 0;
+  return sessions.map((session, i) => {
+    const transition = session.sport === "transition";
+    const name = transition ? `Transition ${++transitions}` : null;
+    return activityOf(session, recordsOf(session, records, i === sessions.length - 1), activityTypeFromFitSport(session.sport, session.subSport), name);
+  });
+};
+
+/** One activity per file, or one per session of a multisport file. */
+export const parseFit = (bytes: Uint8Array): ImportedActivity[] => {
   const messages = decode(bytes);
   const sessions = messages.sessionMesgs ?? [];
   const records = messages.recordMesgs ?? [];
   if (sessions.length === 0 && records.length === 0) throw new ActivityFileError("the FIT file holds no activity");
-  const { startedAt, durationS, ...totals } = fillGaps(sessionTotals(sessions), recordTotals(records));
-  if (startedAt === null || durationS === null) throw new ActivityFileError("the file has no timestamps");
-  const track = positionedRecords(records);
-  return {
-    format: "fit", activityType: activityType(messages), name: null, startedAt, durationS, ...totals,
-    route: routeOf(track.length > 1 ? [track] : []),
-  };
+  return sessions.length > 1 ? multisportLegs(sessions, records) : [activityOf(sessions[0], records, activityType(messages), null)];
 };

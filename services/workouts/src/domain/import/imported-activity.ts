@@ -15,7 +15,7 @@ export interface ImportedActivity {
   movingDurationS: number | null;
   distanceM: number | null;
   elevationGainM: number | null;
-  /** Only what the file states (TCX Calories, FIT total_calories); never estimated here. */
+  /** Only what the file states (TCX Calories, FIT total_calories), a placeholder 0 left out; never estimated here. */
   energyKcal: number | null;
   avgHr: number | null;
   maxHr: number | null;

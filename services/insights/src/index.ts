@@ -1,0 +1,2 @@
+export { buildInsights, insightsDatabase } from "./app.ts";
+export { loadInsightsConfig } from "./config.ts";

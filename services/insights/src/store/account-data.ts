@@ -1,0 +1,26 @@
+import type { AccountData } from "@fit/service-kit";
+import type { PrismaClient } from "./generated/client.ts";
+import { profileView } from "./profile-view.ts";
+
+/**
+ * The account's profile is exported (the read model is a copy of what body-metrics and nutrition export); deleting
+ * drops the profile and the read model alike.
+ */
+export const accountData = (prisma: PrismaClient): AccountData => ({
+  exports: {
+    // At most one row: the profile the account stored (none when it never set one).
+    profile: {
+      page: async (accountId, after) => {
+        const row = after === null ? await prisma.profile.findUnique({ where: { accountId } }) : null;
+        return row ? [profileView(row)] : [];
+      },
+      key: () => "profile",
+    },
+  },
+  deleteAccount: (accountId) =>
+    prisma.$transaction(async (tx) => {
+      await tx.profile.deleteMany({ where: { accountId } });
+      await tx.weightReading.deleteMany({ where: { accountId } });
+      await tx.intakeDay.deleteMany({ where: { accountId } });
+    }),
+});

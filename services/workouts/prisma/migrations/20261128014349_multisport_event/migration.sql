@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "workout" ADD COLUMN     "event_id" UUID;

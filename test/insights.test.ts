@@ -1,0 +1,167 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { Insights, Profile } from "@fit/contracts";
+import { client } from "./support/http.ts";
+import { startSystem, type System } from "./support/system.ts";
+import { waitFor } from "./support/wait.ts";
+
+let system: System;
+
+beforeAll(async () => {
+  // A repair pass every second over 90 days, so the test of the reconciliation need not wait an hour and reaches
+  // its readings of October.
+  system = await startSystem({
+    databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { RECONCILE_INTERVAL_MS: "1000", INSIGHTS_RECONCILE_WINDOW_DAYS: "90" },
+  });
+});
+afterAll(() => system?.stop());
+
+const DEFAULTS = { heightCm: null, birthYear: null, sex: null, activityLevel: null, units: "metric", timeZone: "UTC", firstDayOfWeek: "monday" };
+
+describe("the profile", () => {
+  it("answers the defaults until it is set, then what was set, replacing it whole", async () => {
+    const api = client(system.url, (await system.account()).key);
+    expect((await api.get("/api/profile")).body).toEqual(DEFAULTS);
+
+    const full = { heightCm: 172.5, birthYear: 1988, sex: "female", activityLevel: "moderate", units: "imperial_stones", timeZone: "America/New_York", firstDayOfWeek: "sunday" };
+    const put = await api.put("/api/profile", full);
+    expect(put.status).toBe(200);
+    expect(Profile.parse(put.body)).toEqual(full);
+    expect((await api.get("/api/profile")).body).toEqual(full);
+
+    // A replacing write: what is not sent goes back to its default.
+    expect((await api.put("/api/profile", { units: "imperial" })).body).toEqual({ ...DEFAULTS, units: "imperial" });
+    expect((await api.get("/api/profile")).body).toEqual({ ...DEFAULTS, units: "imperial" });
+  });
+
+  it("refuses a bad field by name and keeps the stored profile", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const stored = { heightCm: 180, units: "metric", timeZone: "Europe/Berlin" };
+    expect((await api.put("/api/profile", stored)).status).toBe(200);
+    const before = (await api.get("/api/profile")).body;
+    const bad: [Record<string, unknown>, string][] = [
+      [{ timeZone: "Mars/Olympus_Mons" }, "timeZone"],
+      [{ timeZone: "+02:00" }, "timeZone"],
+      [{ timeZone: "x".repeat(200) }, "timeZone"],
+      [{ units: "stones" }, "units"],
+      [{ heightCm: 20 }, "heightCm"],
+      [{ heightCm: "180" }, "heightCm"],
+      [{ birthYear: 1850 }, "birthYear"],
+      [{ birthYear: 1990.5 }, "birthYear"],
+      [{ sex: "other" }, "sex"],
+      [{ activityLevel: "extreme" }, "activityLevel"],
+      [{ firstDayOfWeek: "friday" }, "firstDayOfWeek"],
+    ];
+    for (const [body, field] of bad) {
+      const response = await api.put("/api/profile", body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(response.body.error), JSON.stringify(body)).toContain(field);
+    }
+    expect((await api.get("/api/profile")).body).toEqual(before);
+  });
+
+  it("is each account's own, and a read-only key cannot write it", async () => {
+    const a = client(system.url, (await system.account()).key);
+    const b = client(system.url, (await system.account()).key);
+    expect((await a.put("/api/profile", { units: "imperial", timeZone: "Asia/Tokyo" })).status).toBe(200);
+    expect((await b.get("/api/profile")).body).toEqual(DEFAULTS);
+
+    const reader = client(system.url, (await system.account(["profile:read"])).key);
+    expect((await reader.get("/api/profile")).status).toBe(200);
+    expect((await reader.put("/api/profile", { units: "imperial" })).status).toBe(403);
+  });
+});
+
+const DAY_MS = 86_400_000;
+const FIRST = Date.parse("2026-10-01T07:00:00Z");
+const day = (i: number) => new Date(FIRST + i * DAY_MS).toISOString().slice(0, 10);
+
+const insightsAsOf = async (api: ReturnType<typeof client>, date: string) => {
+  const response = await api.get(`/api/insights?date=${date}`);
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return Insights.parse(response.body);
+};
+
+const deleteFromReadModel = async (accountId: string) => {
+  const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query("DELETE FROM insights.weight_reading WHERE account_id = $1", [accountId]);
+    await db.query("DELETE FROM insights.intake_day WHERE account_id = $1", [accountId]);
+  } finally {
+    await db.end();
+  }
+};
+
+describe("insights from weigh-ins and food days", () => {
+  it("trend, rate, goal date, expenditure and a suggestion to adopt; deletions and back-dated readings reach it", async () => {
+    const { key, accountId } = await system.account();
+    const api = client(system.url, key);
+    await api.put("/api/profile", { heightCm: 178, birthYear: 1986, sex: "male", activityLevel: "moderate", timeZone: "UTC" });
+    await api.put("/api/targets", { goalWeightKg: 78, targetDate: Date.parse("2027-03-01T00:00:00Z") });
+    // 28 days losing 0.1 kg a day under ±0.5 kg of water; food on 20 of them.
+    const ids: string[] = [];
+    for (let i = 0; i < 28; i++) {
+      const response = await api.post("/api/weight", { weightKg: 88 - 0.1 * i + (i % 2 ? 0.5 : -0.5), ts: FIRST + i * DAY_MS });
+      ids.push(response.body.id);
+      if (i % 7 < 5) expect((await api.post("/api/nutrition/items", { date: day(i), name: "meals", kcal: 2200, proteinG: 140 })).status).toBe(200);
+    }
+    const asOf = day(27);
+    const first = await waitFor("the read model to hold every day", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.trend.length === 28 && insights.days.length === 20 ? insights : undefined;
+    });
+    expect(first.date).toBe(asOf);
+    expect(first.trend[0]).toMatchObject({ date: day(0), kg: 87.5 });
+    expect(first.trendKg).toBeGreaterThan(84.6);
+    expect(first.trendKg).toBeLessThan(85.8);
+    expect(first.weeklyRateKg).toBeGreaterThan(-1.1);
+    expect(first.weeklyRateKg).toBeLessThan(-0.3);
+    expect(first.goal).toMatchObject({ goalWeightKg: 78, targetDate: "2027-03-01" });
+    expect(first.goal!.goalDate! > asOf).toBe(true);
+    expect(first.days.every((d) => d.counted && d.kcal === 2200)).toBe(true);
+    const expenditure = first.expenditure!;
+    expect(expenditure.daysCounted).toBe(20);
+    expect(expenditure.low).toBeLessThanOrEqual(expenditure.kcal);
+    expect(expenditure.high).toBeGreaterThanOrEqual(expenditure.kcal);
+    expect(first.suggestedTargets).not.toBeNull();
+
+    // The newest reading deleted, and one back-dated before the first: the trend follows both.
+    expect((await api.delete(`/api/weight/${ids[27]}`)).status).toBe(200);
+    await api.post("/api/weight", { weightKg: 88.2, ts: FIRST - 2 * DAY_MS });
+    const second = await waitFor("the deletion and the back-dated reading", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.trend[0]?.date === day(-2) && insights.trend.at(-1)?.date === day(26) ? insights : undefined;
+    });
+    expect(second.trend).toHaveLength(29);
+
+    // Adopting makes the suggestion the targets and keeps the goal.
+    const today = (await api.get("/api/insights")).body as Insights;
+    const adopted = await api.post("/api/insights/adopt-targets");
+    expect(adopted.status, JSON.stringify(adopted.body)).toBe(200);
+    expect(adopted.body).toMatchObject({ goalWeightKg: 78, dailyKcalTarget: today.suggestedTargets!.dailyKcal, proteinTargetG: today.suggestedTargets!.dailyProteinG });
+    expect((await api.get("/api/targets")).body).toMatchObject({ goalWeightKg: 78, dailyKcalTarget: today.suggestedTargets!.dailyKcal });
+
+    // Drift (rows lost from the read model) is repaired from body-metrics and nutrition.
+    const before = await insightsAsOf(api, asOf);
+    await deleteFromReadModel(accountId);
+    await waitFor("the repair pass to restore the read model", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.trend.length === before.trend.length && insights.days.length === before.days.length ? true : undefined;
+    }, 30_000);
+    expect(await insightsAsOf(api, asOf)).toEqual(before);
+  });
+
+  it("has nothing to suggest without a goal or a weigh-in, and refuses a bad date", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const empty = await api.get("/api/insights");
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ trend: [], trendKg: null, weeklyRateKg: null, goal: null, expenditure: null, suggestedTargets: null, days: [] });
+    expect((await api.post("/api/insights/adopt-targets")).status).toBe(422);
+    for (const date of ["2026-02-30", "today", "2026-1-1"]) {
+      const response = await api.get(`/api/insights?date=${date}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain("date");
+    }
+  });
+});
