@@ -7,6 +7,7 @@ import { operationList, type Operation, type Scope } from "@fit/contracts";
 import { uniqueTag } from "@fit/testing";
 import { client } from "./support/http.ts";
 import { connectAgent } from "./support/oauth-agent.ts";
+import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 import { waitFor } from "./support/wait.ts";
@@ -113,6 +114,7 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   searchFoods: { sample: () => ({ path: "/api/foods?q=banana" }) },
   listRecentFoods: { sample: () => ({ path: "/api/foods/recent" }) },
   getFood: { sample: () => ({ path: "/api/foods/usda:173944" }) },
+  getFoodByBarcode: { sample: () => ({ path: `/api/foods/barcode/${NUTELLA.code}` }) },
   listCustomFoods: { sample: () => ({ path: "/api/custom-foods" }) },
   createCustomFood: { sample: () => ({ path: "/api/custom-foods", body: { name: "rye bread", per: "serving", servingG: 35, kcal: 90, proteinG: 3 } }) },
   getCustomFood: { resource: "customFood", sample: (id) => ({ path: `/api/custom-foods/${id}` }) },
@@ -270,12 +272,18 @@ const identityRows = async (text: string, values: unknown[]) => {
 };
 const identitySql = async (text: string, values: unknown[]) => void (await identityRows(text, values));
 
+let openFoodFacts: OpenFoodFactsStandIn;
+
 beforeAll(async () => {
+  openFoodFacts = await startOpenFoodFacts();
   system = await startSystem({
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
     // The matrix makes hundreds of requests, refusals and sign-ins a minute from one address: limits are another test's.
-    env: { RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000", REGISTRATION_LIMIT_PER_ADDRESS: "1000", EXCHANGE_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN },
+    env: {
+      RATE_LIMIT_PER_MINUTE: "100000", REFUSED_LIMIT_PER_MINUTE: "100000", SIGN_IN_LIMIT_PER_EMAIL: "1000", SIGN_IN_LIMIT_PER_ADDRESS: "1000",
+      REGISTRATION_LIMIT_PER_ADDRESS: "1000", EXCHANGE_LIMIT_PER_ADDRESS: "1000", INGEST_TOKEN, FOOD_BARCODE_URL: openFoodFacts.url,
+    },
   });
   ownerHolder = holderOf(`${uniqueTag("owner")}@example.com`);
   owner = { email: ownerHolder.email, api: client(system.url, await ownerHolder.key(null)), session: sessionClient(await ownerHolder.cookie()) };
@@ -286,7 +294,10 @@ beforeAll(async () => {
   const stranger = await system.account();
   intruder = sessionClient(await signIn(system.url, stranger.email));
 }, 120_000);
-afterAll(() => system?.stop());
+afterAll(async () => {
+  await system?.stop();
+  await openFoodFacts?.close();
+});
 
 /** The operation's sample, sent with these headers. Deleting an account deletes a fresh one, never the owner. */
 const send = async (op: Operation, credential: CredentialCase) => {
@@ -342,7 +353,7 @@ describe("the access matrix", () => {
 });
 
 /** Operations whose ids name what every account shares (the food database): no account's ids to guard. */
-const SHARED_IDS: readonly string[] = ["getFood"];
+const SHARED_IDS: readonly string[] = ["getFood", "getFoodByBarcode"];
 
 describe("another account's ids", () => {
   const byId = operationList.filter((op) => op.path.includes("/:") && !SHARED_IDS.includes(op.id));

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { buildCli, fitAs, runFit } from "./support/cli.ts";
+import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { startSystem, type System } from "./support/system.ts";
 
 const BANANA = "usda:173944"; // Bananas, raw: 89 kcal, 1.09 g protein, 0.33 fat, 22.84 carbs, 2.6 fiber per 100 g; #2 is 1 cup, sliced = 150 g
@@ -14,14 +15,17 @@ const date = "2026-11-20";
 
 let system: System;
 let home: string;
+let openFoodFacts: OpenFoodFactsStandIn;
 
 beforeAll(async () => {
   await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+  openFoodFacts = await startOpenFoodFacts();
+  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { FOOD_BARCODE_URL: openFoodFacts.url } });
   home = await mkdtemp(join(tmpdir(), "fit-foods-"));
 });
 afterAll(async () => {
   await system?.stop();
+  await openFoodFacts?.close();
   if (home) await rm(home, { recursive: true, force: true });
 });
 
@@ -56,6 +60,26 @@ describe("fit food search and show", () => {
     expect(shown.stdout).toMatch(/│ 2 │ 1 cup, sliced +│ 150 │/);
     expect(shown.stdout).toContain(`Log it: fit food add --food ${BANANA} --portion 150g, 1 (measure #1) or 2x1 (two of it)`);
     expect(await json("food", "show", "bananas", "raw")).toMatchObject({ id: BANANA, portions: expect.arrayContaining([{ id: 2, amount: 1, unit: "cup, sliced", grams: 150 }]) });
+  });
+});
+
+describe("fit food barcode", () => {
+  it("shows a packaged food by its barcode, logs it with --food <barcode>, and refuses a mistyped one before asking", async () => {
+    const { fit, json } = await person();
+    const shown = await fit("food", "barcode", NUTELLA.code);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/id +│ off:3017620422003/);
+    expect(shown.stdout).toMatch(/food +│ Nutella \(Ferrero\)/);
+    expect(shown.stdout).toMatch(/per 100 g +│ 539 kcal · 6\.3 g protein · 30\.9 g fat · 57\.5 g carbs · 0 g fiber/);
+    expect(shown.stdout).toMatch(/│ 1 │ 1 serving \(15 g\) +│ 15 │/);
+    const logged = await fit("food", "add", "--food", NUTELLA.code, "--portion", "2 servings", "--date", date);
+    expect(logged).toMatchObject({ code: 0, stderr: "" });
+    expect(logged.stdout).toBe(`Logged Nutella (Ferrero), 2 × serving (15 g) (30 g): 161.7 kcal, 1.89 g protein, 9.27 g fat, 17.25 g carbs, 0 g fiber (no meal, ${date}) from off:${NUTELLA.code}\n`);
+    expect(await json("food", "show", `off:${NUTELLA.code}`)).toMatchObject({ name: "Nutella (Ferrero)" });
+    const asked = openFoodFacts.asked.length;
+    expect(await fit("food", "barcode", "3017620422004")).toMatchObject({ code: 2, stderr: expect.stringContaining("check digit") });
+    expect(await fit("food", "barcode", "4006381333931")).toMatchObject({ code: 4, stderr: expect.stringContaining("no product with barcode 4006381333931") });
+    expect(openFoodFacts.asked.length).toBe(asked + 1);
   });
 });
 
@@ -126,7 +150,7 @@ describe("fit food add --food --portion", () => {
   it.each([
     ["an unknown id", ["--food", "usda:999999999", "--portion", "100g"], 4, "fit: no food usda:999999999\n"],
     ["words no food has", ["--food", "xqzv", "--portion", "100g"], 4, 'fit: no food matches "xqzv"; try other words, or `fit food search`\n'],
-    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944, custom:<uuid> or recipe:<uuid>\n"],
+    ["not a food id", ["--food", "usda:banana", "--portion", "100g"], 2, "fit: foodId must be a food id like usda:173944, off:3017620422003, custom:<uuid> or recipe:<uuid>\n"],
     ["a portion that is none", ["--food", BANANA, "--portion", "2 cups"], 2, expect.stringContaining("not a portion: grams (150g)")],
     ["a measure the food lacks", ["--food", BANANA, "--portion", "99"], 1, expect.stringMatching(/^fit: portion\.measure 99 is not one of usda:173944's portions \(1, 2, .*grams always work\); for 99 grams write --portion 99g\n$/)],
     ["too many grams", ["--food", BANANA, "--portion", "6000g"], 2, "fit: portion.grams must be greater than 0 and at most 5000\n"],

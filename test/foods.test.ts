@@ -89,6 +89,15 @@ describe("a food", () => {
   });
 });
 
+describe("barcodes, when the operator has not enabled their lookup (no FOOD_BARCODE_URL)", () => {
+  it("answers 503 saying so, for a barcode and for a product's id", async () => {
+    const response = await api.get("/api/foods/barcode/3017620422003");
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ error: "barcode lookup is not enabled on this server", detail: expect.stringMatching(/FOOD_BARCODE_URL/) });
+    expect((await api.get("/api/foods/off:3017620422003")).status).toBe(503);
+  });
+});
+
 describe("logging from the database", () => {
   const date = "2026-11-20";
   const log = (body: Record<string, unknown>, as = api) => as.post("/api/nutrition/items", { date, ...body });

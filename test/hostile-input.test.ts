@@ -9,6 +9,7 @@ import { ACCOUNT_A_EMAIL, targets } from "./support/hostile/schema.ts";
 import { report, sendAll } from "./support/hostile/send.ts";
 import { seed, seedCredentials, snapshot } from "./support/hostile/state.ts";
 import { connectAgent } from "./support/oauth-agent.ts";
+import { startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -28,8 +29,10 @@ const REQUESTS = 10_000;
 const IN_FLIGHT = 8;
 
 let system: System;
+let openFoodFacts: OpenFoodFactsStandIn;
 
 beforeAll(async () => {
+  openFoodFacts = await startOpenFoodFacts();
   system = await startSystem({
     databaseUrl: inject("databaseUrl"),
     natsUrl: inject("natsUrl"),
@@ -41,10 +44,14 @@ beforeAll(async () => {
       // A dashboard slowed by a busy CI machine answers 503 by design; that is no verdict on hostile input.
       DASHBOARD_TIMEOUT_MS: "30000",
       INGEST_TOKEN,
+      FOOD_BARCODE_URL: openFoodFacts.url,
     },
   });
 });
-afterAll(() => system?.stop());
+afterAll(async () => {
+  await system?.stop();
+  await openFoodFacts?.close();
+});
 
 /** Another key for an existing account, with only the given scopes. */
 const scopedKey = async (email: string, scopes: string[]) => {

@@ -4,6 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { startSystem, type System } from "./support/system.ts";
 import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
 
@@ -23,6 +24,7 @@ const round = (value: number, places: number) => Math.round(value * 10 ** places
 
 describe("the Food page's food database", () => {
   let system: System;
+  let openFoodFacts: OpenFoodFactsStandIn;
   let browser: BrowserWindow | undefined;
   let page: Page;
   const email = "eater@example.com";
@@ -37,7 +39,8 @@ describe("the Food page's food database", () => {
 
   beforeAll(async () => {
     ensureWebAppBuilt();
-    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+    openFoodFacts = await startOpenFoodFacts();
+    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { FOOD_BARCODE_URL: openFoodFacts.url } });
     browser = await openBrowserWindow();
     page = browser.page;
     await signInOnPage(page, system.url, email);
@@ -46,6 +49,7 @@ describe("the Food page's food database", () => {
   afterAll(async () => {
     await browser?.close();
     await system?.stop();
+    await openFoodFacts?.close();
   });
 
   it("keeps the first load under 150 KB compressed with the search on the Food page", () => {
@@ -121,5 +125,24 @@ describe("the Food page's food database", () => {
     expect(await page.getByTestId("day-macros").textContent()).toContain(`${Math.round((fiber ?? 0) + bananaFiber)} g fiber`);
     await expectNoSeriousViolations(page, "food day");
     expect(browser?.cspViolations).toEqual([]);
+  });
+
+  it("looks a typed barcode up and logs two servings of the product; a mistyped one is refused in words", async () => {
+    const search = page.getByRole("combobox", { name: "Search foods" });
+    await search.fill("3017620422004");
+    await expect.poll(() => page.getByRole("alert").textContent(), POLL).toMatch(/check digit/);
+    await search.fill(NUTELLA.code);
+    const form = page.getByRole("form", { name: "Log Nutella (Ferrero)" });
+    await form.waitFor(POLL);
+    expect(await form.locator(".badge").textContent()).toBe("Open Food Facts");
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await form.getByLabel("Portion").selectOption({ label: "1 serving (15 g) (15 g)" });
+    await form.getByLabel("How many").fill("2");
+    await expect.poll(() => form.getByTestId("portion-preview").textContent(), POLL).toBe("30 g: 161.7 kcal · 1.89 g protein · 9.27 g fat · 17.25 g carbs · 0 g fiber");
+    await expectNoSeriousViolations(page, "barcode food");
+    await form.getByRole("button", { name: "Add" }).click();
+    const item = page.getByRole("listitem").filter({ hasText: "Nutella (Ferrero)" });
+    await item.waitFor(POLL);
+    expect(await item.textContent()).toContain("161.7 kcal");
   });
 });

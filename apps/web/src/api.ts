@@ -100,6 +100,7 @@ export const api = {
 
   searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
   food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
+  foodByBarcode: (code: string) => call<T.Food>("GET", `/api/foods/barcode/${encodeURIComponent(code)}`),
   customFoods: () => call<T.CustomFood[]>("GET", "/api/custom-foods"),
   createCustomFood: (body: T.CustomFoodInput) => create<T.CustomFood>("/api/custom-foods", body),
   editCustomFood: (id: string, patch: T.CustomFoodPatch) => call<T.CustomFood>("PATCH", `/api/custom-foods/${encodeURIComponent(id)}`, patch),

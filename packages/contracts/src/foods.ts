@@ -3,14 +3,42 @@ import { z } from "zod";
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
 /**
- * A food to log: `usda:<fdc_id>` (the database), `custom:<uuid>` (one of the caller's own foods) or
- * `recipe:<uuid>` (one of the caller's recipes).
+ * Whether `digits` (8, 12, 13 or 14 of them) end in their GS1 check digit: from the right, the digits before it
+ * weigh 3, 1, 3, 1…, and the check digit brings their sum to a multiple of 10.
+ */
+export const hasGtinCheckDigit = (digits: string): boolean => {
+  const body = [...digits.slice(0, -1)].reverse();
+  const sum = body.reduce((total, digit, i) => total + Number(digit) * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === Number(digits.at(-1));
+};
+
+/**
+ * A product's one spelling: a 12-digit UPC-A and a 14-digit GTIN starting with 0 are the same product as the
+ * 13 digits they pad or are padded to, as Open Food Facts files them.
+ */
+export const canonicalGtin = (digits: string): string =>
+  digits.length === 12 ? `0${digits}` : digits.length === 14 && digits.startsWith("0") ? digits.slice(1) : digits;
+
+/** A barcode as printed under its bars: GTIN-8, UPC-A (12), EAN-13 or GTIN-14, with a valid check digit. */
+export const Gtin = z
+  .string({ error: "code must be a barcode of 8, 12, 13 or 14 digits" })
+  .regex(/^(?:\d{8}|\d{12,14})$/, { error: "code must be a barcode of 8, 12, 13 or 14 digits" })
+  .refine(hasGtinCheckDigit, { error: "code's last digit is not its check digit: a digit was mistyped" })
+  .meta({ description: "A barcode: GTIN-8, UPC-A (12 digits), EAN-13 or GTIN-14, check digit included.", examples: ["3017620422003"] });
+
+/**
+ * A food to log: `usda:<fdc_id>` (the database), `off:<gtin>` (a packaged product looked up by its barcode in Open
+ * Food Facts, GET /api/foods/barcode/{code}), `custom:<uuid>` (one of the caller's own foods) or `recipe:<uuid>` (one
+ * of the caller's recipes).
  */
 export const FoodId = z
   .string({ error: "foodId must be a string" })
-  .regex(new RegExp(`^(usda:[1-9][0-9]{0,8}|(custom|recipe):${UUID})$`), { error: "foodId must be a food id like usda:173944, custom:<uuid> or recipe:<uuid>" })
+  .regex(new RegExp(`^(usda:[1-9][0-9]{0,8}|off:([0-9]{8}|[0-9]{13,14})|(custom|recipe):${UUID})$`), {
+    error: "foodId must be a food id like usda:173944, off:3017620422003, custom:<uuid> or recipe:<uuid>",
+  })
   .meta({
-    description: "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy), `custom:<uuid>` (one of your foods) or `recipe:<uuid>` (one of your recipes).",
+    description:
+      "A food: `usda:<fdc_id>` (USDA FoodData Central, SR Legacy), `off:<gtin>` (a product by its barcode, from Open Food Facts), `custom:<uuid>` (one of your foods) or `recipe:<uuid>` (one of your recipes).",
     examples: ["usda:173944"],
   });
 
@@ -46,8 +74,8 @@ export const FoodPortion = z
 
 const FoodFields = {
   id: FoodId,
-  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; your own food's name (with its brand) or recipe's name." }),
-  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `My foods` or `My recipes` for your own." }),
+  name: z.string().meta({ description: "The source's description, e.g. `Bananas, raw`; a product's name and brand; your own food's name (with its brand) or recipe's name." }),
+  category: z.string().meta({ description: "The source's food group, e.g. `Fruits and Fruit Juices`; `Packaged foods (Open Food Facts)` for a product; `My foods` or `My recipes` for your own." }),
   per100g: FoodNutrients,
 };
 
@@ -91,3 +119,5 @@ export const RecentFoodsQuery = FoodSearchQuery.pick({ limit: true });
 export const FoodMatchList = z.array(FoodMatch).meta({ id: "FoodMatchList" });
 
 export const FoodIdParams = z.object({ id: FoodId });
+
+export const BarcodeParams = z.object({ code: Gtin });

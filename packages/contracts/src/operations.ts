@@ -13,7 +13,7 @@ import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
   DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodItemCopy, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
 } from "./nutrition.ts";
-import { Food, FoodIdParams, FoodMatchList, FoodSearchQuery, RecentFoodList, RecentFoodsQuery } from "./foods.ts";
+import { BarcodeParams, Food, FoodIdParams, FoodMatchList, FoodSearchQuery, RecentFoodList, RecentFoodsQuery } from "./foods.ts";
 import {
   CustomFood, CustomFoodInput, CustomFoodList, CustomFoodParams, CustomFoodPatch, Recipe, RecipeInput, RecipeList, RecipeParams,
 } from "./own-foods.ts";
@@ -176,9 +176,22 @@ export const operations = {
   getFood: define({
     id: "getFood", method: "GET", path: "/api/foods/:id", service: "nutrition", tag: "Foods",
     scope: "nutrition:read", summary: "A food with its portions",
-    description: "A food of the database, one of your foods (portions: 1 its serving, then its measures) or a recipe " +
-      "(portion 1: a serving). Another account's food or recipe is a 404.",
-    params: FoodIdParams, response: Food, errors: [400, 404],
+    description: "A food of the database (`usda:…`), a product looked up by its barcode before (`off:…`, as GET " +
+      "/api/foods/barcode/{code}), one of your foods (portions: 1 its serving, then its measures) or a recipe (portion 1: " +
+      "a serving). Another account's food or recipe is a 404.",
+    params: FoodIdParams, response: Food, errors: [400, 404, 502, 503, 504],
+  }),
+  getFoodByBarcode: define({
+    id: "getFoodByBarcode", method: "GET", path: "/api/foods/barcode/:code", service: "nutrition", tag: "Foods",
+    scope: "nutrition:read", summary: "A packaged food by its barcode (Open Food Facts)",
+    description:
+      "Only when the operator enables it (`FOOD_BARCODE_URL`, an Open Food Facts-compatible API): otherwise 503. The " +
+      "product's values per 100 g and its serving, as a food with the id `off:<gtin>` (a UPC-A's 12 digits gain a " +
+      "leading 0), which `POST /api/nutrition/items` logs with `foodId` and `portion` like a food of the database. " +
+      "A product is fetched once and then served from the service's cache for `FOOD_BARCODE_CACHE_DAYS` (30); a " +
+      "stale one is fetched again, and served as it was when Open Food Facts does not answer. 404: no such product; " +
+      "502: an answer that is not a product; 504: no answer in time.",
+    params: BarcodeParams, response: Food, errors: [400, 404, 502, 503, 504],
   }),
   listCustomFoods: define({
     id: "listCustomFoods", method: "GET", path: "/api/custom-foods", service: "nutrition", tag: "Foods",

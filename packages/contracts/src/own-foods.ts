@@ -109,7 +109,7 @@ export const CustomFoodParams = z.object({ id: CustomFoodId });
 
 export const RecipeIngredientInput = z
   .object({
-    foodId: FoodId.refine((id) => !id.startsWith("recipe:"), { error: "foodId of an ingredient must be a food (usda: or custom:), not a recipe" }),
+    foodId: FoodId.refine((id) => !id.startsWith("recipe:"), { error: "foodId of an ingredient must be a food (usda:, off: or custom:), not a recipe" }),
     portion: FoodPortionChoice,
   })
   .strict()

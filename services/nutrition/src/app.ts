@@ -4,6 +4,7 @@ import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
+import { createFoodFinder } from "./lookup/food-finder.ts";
 import { describeRoutes } from "./routes/describe.ts";
 import { foodRoutes } from "./routes/foods.ts";
 import { itemRoutes } from "./routes/items.ts";
@@ -30,9 +31,10 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
       createStore,
       idempotencyKeys: true,
       register: async (context) => {
-        itemRoutes(context);
-        foodRoutes(context);
-        ownFoodRoutes(context);
+        const foods = createFoodFinder(context.store, config);
+        itemRoutes(context, foods);
+        foodRoutes(context, foods);
+        ownFoodRoutes(context, foods);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         return [

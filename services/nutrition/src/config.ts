@@ -14,6 +14,15 @@ const nutritionEnv = baseEnv(3102).extend({
   RECONCILE_WINDOW_DAYS: z.coerce.number().int().min(1).max(3660).default(14),
   /** How long a food description may wait for the coach: above its model timeout plus one retry. */
   COACH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(25_000),
+  /**
+   * An Open Food Facts-compatible API (https://world.openfoodfacts.org), for foods looked up by barcode. Unset: no
+   * lookup leaves the service, and the barcode route answers 503 (docs/decisions/0066-barcode-lookup.md).
+   */
+  FOOD_BARCODE_URL: z.url().optional(),
+  /** How long one lookup may take, connecting and reading included. */
+  FOOD_BARCODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** How long a product fetched is served from the cache before it is fetched again (products change their recipe). */
+  FOOD_BARCODE_CACHE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 export type NutritionConfig = z.output<typeof nutritionEnv>;
 

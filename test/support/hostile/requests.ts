@@ -5,7 +5,7 @@ import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
 type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-session" | "D-session" | "ingest" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods" | "customFoods" | "recipes";
+export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods" | "barcodes" | "customFoods" | "recipes";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
 export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read", "profile:read"];
@@ -133,12 +133,12 @@ const extraHeaders = weighted<Record<string, string>>(
 
 const resources: [prefix: string, Resource][] = [
   ["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"], ["/api/keys", "keys"], ["/api/sessions", "sessions"],
-  ["/api/connected-apps", "apps"], ["/api/foods", "foods"], ["/api/custom-foods", "customFoods"], ["/api/recipes", "recipes"],
+  ["/api/connected-apps", "apps"], ["/api/foods/barcode", "barcodes"], ["/api/foods", "foods"], ["/api/custom-foods", "customFoods"], ["/api/recipes", "recipes"],
 ];
-/** Foods are the same for every account: another account's food id is as good as one's own. */
-const SHARED: readonly Resource[] = ["foods"];
-/** A path's one parameter: a resource's id, or a connected app's client id. */
-const PATH_PARAM = /:(id|clientId)\b/;
+/** Foods are the same for every account: another account's food id (or barcode) is as good as one's own. */
+const SHARED: readonly Resource[] = ["foods", "barcodes"];
+/** A path's one parameter: a resource's id, a connected app's client id, or a barcode. */
+const PATH_PARAM = /:(id|clientId|code)\b/;
 const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
 
 const requestFor = (t: Target, ctx: Context) => {

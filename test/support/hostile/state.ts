@@ -1,4 +1,5 @@
 import { client } from "../http.ts";
+import { NUTELLA } from "../open-food-facts.ts";
 import { signIn } from "../sign-in.ts";
 import type { Resource } from "./requests.ts";
 import { DATES } from "./schema.ts";
@@ -14,10 +15,12 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
 
 /** Gives an account something of every kind, on the days the hostile requests use, and returns the ids. */
 export const seed = async (api: Api, count: number): Promise<Record<Resource, string[]>> => {
-  // Foods are not made by an account: the database ships them (bananas, roasted chicken breast, white rice, egg).
-  const foods = ["usda:173944", "usda:171477", "usda:168878", "usda:171287"];
+  // Foods are not made by an account: the database ships them (bananas, roasted chicken breast, white rice, egg),
+  // and the stand-in of Open Food Facts holds the barcodes' products (test/support/open-food-facts.ts).
+  const barcodes = [NUTELLA.code, NUTELLA.code.slice(1), "0".repeat(8)];
+  const foods = ["usda:173944", "usda:171477", "usda:168878", "usda:171287", `off:${NUTELLA.code}`];
   const ids: Record<Resource, string[]> = {
-    weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, customFoods: [], recipes: [],
+    weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, barcodes, customFoods: [], recipes: [],
   };
   const day = Date.parse(`${DATES[0]}T08:00:00Z`);
   for (let i = 0; i < count; i++) {

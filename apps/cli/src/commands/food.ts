@@ -91,7 +91,7 @@ export const foodCommands = (program: Command): void => {
         "whose kcal, protein, fat, carbs and fiber the server computes",
     )
     .argument("[name]", "what was eaten (with --food: default the food's name)")
-    .option("--food <id|words>", "a food: its id (usda:173944, custom:…, recipe:…) or words, which pick the best match of `food search`")
+    .option("--food <id|barcode|words>", "a food: its id (usda:173944, off:…, custom:…, recipe:…), a barcode (3017620422003), or words, which pick the best match of `food search`")
     .option("--portion <portion>", `with --food, how much: ${PORTION_HELP}`, portion)
     .option("--count <n>", "with --portion <measure's number>, how many of it (same as --portion 2x3)", number)
     .option("--kcal <kcal>", "typed: energy, kcal (required without --food)", number)

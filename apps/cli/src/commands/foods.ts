@@ -1,4 +1,4 @@
-import { FoodId, operations, type FoodNutrients } from "@fit/contracts";
+import { FoodId, Gtin, operations, type Food, type FoodNutrients } from "@fit/contracts";
 import { InvalidArgumentError, type Command } from "commander";
 import type { z } from "zod";
 import { number } from "../args.ts";
@@ -13,8 +13,9 @@ type Per100g = z.output<typeof FoodNutrients>;
 const NUTRIENT_HEAD = ["kcal", "protein g", "fat g", "carbs g", "fiber g"];
 const nutrientCells = (per100g: Per100g) => [per100g.kcal, per100g.proteinG, per100g.fatG, per100g.carbsG, per100g.fiberG].map((value) => orDash(value));
 
-/** An id (`usda:173944`, `custom:…`, `recipe:…`) is a food's id; anything else is words to search for. */
-const isFoodId = (text: string) => /^(usda|custom|recipe):/i.test(text.trim());
+/** An id (`usda:173944`, `off:3017620422003`, `custom:…`, `recipe:…`) is a food's id; digits alone are a barcode; anything else is words to search for. */
+const isFoodId = (text: string) => /^(usda|off|custom|recipe):/i.test(text.trim());
+const isBarcode = (text: string) => /^\d{8,14}$/.test(text.trim());
 
 const limit = (value: string): number => {
   const n = number(value);
@@ -24,13 +25,16 @@ const limit = (value: string): number => {
 
 export interface PickedFood {
   id: string;
-  /** The food's name when words picked it (their best match), so the person can be told; null for an id given. */
+  /** The food's name when words picked it (their best match), so the person can be told; null for an id or a barcode given. */
   matched: string | null;
 }
 
 /** `--food` as given: a food's id as it is, or words as their best match (none: exit 4, nothing sent after). */
 export const pickFood = async (connection: Connection, idOrWords: string): Promise<PickedFood> => {
   const text = idOrWords.trim();
+  if (isBarcode(text)) {
+    return { id: (await barcodeFood(connection, text)).id, matched: null };
+  }
   if (isFoodId(text)) {
     const id = FoodId.safeParse(text.toLowerCase());
     if (!id.success) throw refused(id.error);
@@ -41,7 +45,33 @@ export const pickFood = async (connection: Connection, idOrWords: string): Promi
   return { id: best.id, matched: best.name };
 };
 
-/** `fit food search`, `fit food recent` and `fit food show`: the food database (USDA SR Legacy), read-only. */
+/** The product of a barcode (Open Food Facts, when the server enables it); a malformed one is refused before anything is sent. */
+const barcodeFood = async (connection: Connection, code: string) => {
+  const gtin = Gtin.safeParse(code.trim());
+  if (!gtin.success) throw refused(gtin.error);
+  return call(connection, operations.getFoodByBarcode, { params: { code: gtin.data } });
+};
+
+/** A food with its values and its measures, numbered for `food add --portion`. */
+const printFood = (json: boolean, shown: z.output<typeof Food>) => {
+  if (json) return printJson(shown);
+  const { per100g } = shown;
+  printRecord([
+    ["id", shown.id],
+    ["food", shown.name],
+    ["category", shown.category],
+    ["per 100 g", `${orDash(per100g.kcal, " kcal")} · ${orDash(per100g.proteinG, " g protein")} · ${orDash(per100g.fatG, " g fat")} · ${orDash(per100g.carbsG, " g carbs")} · ${orDash(per100g.fiberG, " g fiber")}`],
+    ["also", `${orDash(per100g.sugarsG, " g sugars")} · ${orDash(per100g.sodiumMg, " mg sodium")}`],
+    ...(shown.caveat ? [["caveat", shown.caveat] as [string, string]] : []),
+  ]);
+  if (shown.portions.length === 0) printLine("No household measures: log it in grams (--portion 150g).");
+  else printTable(["#", "portion", "g"], shown.portions.map((p) => [p.id, `${p.amount} ${p.unit}`, p.grams]));
+  const measure = shown.portions[0]?.id;
+  const measures = measure === undefined ? "" : `, ${measure} (measure #${measure}) or 2x${measure} (two of it)`;
+  printLine(`Log it: fit food add --food ${shown.id} --portion 150g${measures}`);
+};
+
+/** `fit food search`, `fit food recent`, `fit food show` and `fit food barcode`: the food database (USDA SR Legacy), your own foods and packaged foods by barcode, read-only. */
 export const foodDatabaseCommands = (food: Command): void => {
   food
     .command("search")
@@ -74,27 +104,21 @@ export const foodDatabaseCommands = (food: Command): void => {
 
   food
     .command("show")
-    .description("a food (of the database, or your own food or recipe) with its values per 100 g and its measures, numbered for `food add --portion`")
-    .argument("<food...>", "the food's id (usda:173944, custom:…, recipe:…), or words: their best match")
+    .description("a food (of the database, a product by its barcode, or your own food or recipe) with its values per 100 g and its measures, numbered for `food add --portion`")
+    .argument("<food...>", "the food's id (usda:173944, off:…, custom:…, recipe:…), a barcode (3017620422003), or words: their best match")
     .action(async (words: string[], _options: object, command: Command) => {
       const context = contextOf(command);
       const connection = await context.connection();
       const picked = await pickFood(connection, words.join(" "));
-      const shown = await call(connection, operations.getFood, { params: { id: picked.id } });
-      if (context.json) return printJson(shown);
-      const { per100g } = shown;
-      printRecord([
-        ["id", shown.id],
-        ["food", shown.name],
-        ["category", shown.category],
-        ["per 100 g", `${orDash(per100g.kcal, " kcal")} · ${orDash(per100g.proteinG, " g protein")} · ${orDash(per100g.fatG, " g fat")} · ${orDash(per100g.carbsG, " g carbs")} · ${orDash(per100g.fiberG, " g fiber")}`],
-        ["also", `${orDash(per100g.sugarsG, " g sugars")} · ${orDash(per100g.sodiumMg, " mg sodium")}`],
-        ...(shown.caveat ? [["caveat", shown.caveat] as [string, string]] : []),
-      ]);
-      if (shown.portions.length === 0) printLine("No household measures: log it in grams (--portion 150g).");
-      else printTable(["#", "portion", "g"], shown.portions.map((p) => [p.id, `${p.amount} ${p.unit}`, p.grams]));
-      const measure = shown.portions[0]?.id;
-      const measures = measure === undefined ? "" : `, ${measure} (measure #${measure}) or 2x${measure} (two of it)`;
-      printLine(`Log it: fit food add --food ${shown.id} --portion 150g${measures}`);
+      printFood(context.json, await call(connection, operations.getFood, { params: { id: picked.id } }));
+    });
+
+  food
+    .command("barcode")
+    .description("a packaged food by its barcode (Open Food Facts, when the server enables it), like `food show`")
+    .argument("<code>", "the digits under the bars: 8, 12, 13 or 14 of them")
+    .action(async (code: string, _options: object, command: Command) => {
+      const context = contextOf(command);
+      printFood(context.json, await barcodeFood(await context.connection(), code));
     });
 };

@@ -15,6 +15,9 @@ const LISTBOX = "food-results";
 
 const optionId = (index: number) => `food-option-${index}`;
 
+/** Digits alone, as many as a barcode has, are looked up as one (Open Food Facts, when the server enables it). */
+const isBarcode = (typed: string) => /^(?:\d{8}|\d{12,14})$/.test(typed);
+
 const numbersInWords = (numbers: PortionNumbers) =>
   [
     `${numbers.kcal ?? "?"} kcal`,
@@ -24,10 +27,11 @@ const numbersInWords = (numbers: PortionNumbers) =>
       .map(([field, word]) => `${numbers[field]} g ${word}`),
   ].join(" · ");
 
-/** Where a food comes from, by its id: the USDA database, the person's own foods, or their recipes. */
+/** Where a food comes from, by its id, named as a person knows it: the USDA database, a package's barcode (Open Food Facts), the person's own foods, or their recipes. */
 export const FoodBadge = ({ id }: { id: string }) => {
   const usda = /^usda:(\d+)$/.exec(id);
   if (usda) return <span class="badge" title={`USDA FoodData Central, SR Legacy food ${usda[1]}`}>USDA</span>;
+  if (id.startsWith("off:")) return <span class="badge" title={`Open Food Facts, barcode ${id.slice("off:".length)}`}>Open Food Facts</span>;
   if (id.startsWith("custom:")) return <span class="badge" title="One of your foods">Mine</span>;
   if (id.startsWith("recipe:")) return <span class="badge" title="One of your recipes">Recipe</span>;
   return <span class="badge">{id}</span>;
@@ -118,6 +122,19 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
       return;
     }
     const timer = window.setTimeout(() => {
+      if (isBarcode(typed)) {
+        setMatches(null);
+        setOpen(false);
+        api.foodByBarcode(typed).then(
+          (found) => {
+            if (question !== asked.current) return;
+            setFood(found);
+            setProblem(null);
+          },
+          (caught: unknown) => question === asked.current && setProblem(formError(caught, { code: "Barcode" }).message),
+        );
+        return;
+      }
       api.searchFoods(typed, RESULTS).then(
         (found) => {
           if (question !== asked.current) return;
@@ -171,7 +188,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
     <section class="card food-search" aria-labelledby="search-food">
       <h2 id="search-food">Add from your foods and the food database</h2>
       <div class="field combo">
-        <label for="food-search">Search foods</label>
+        <label for="food-search">Search foods or type a barcode</label>
         <input
           id="food-search"
           ref={input}
@@ -184,7 +201,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
           aria-expanded={showing}
           aria-controls={LISTBOX}
           aria-activedescendant={showing && active >= 0 ? optionId(active) : undefined}
-          placeholder="chicken breast, banana, greek yogurt…"
+          placeholder="chicken breast, banana, 3017620422003…"
           value={words}
           onInput={(event) => { setWords(event.currentTarget.value); setAdded(null); }}
           onKeyDown={keyDown}

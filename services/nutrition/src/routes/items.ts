@@ -3,26 +3,27 @@ import { ack, AppError, operations, type FoodPortionChoice } from "@fit/contract
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { copiesOf, MAX_COPIED_ITEMS } from "../domain/copied-items.ts";
 import { nutrientsFor, resolvePortion } from "../domain/food-portion.ts";
+import type { FoodFinder } from "../lookup/food-finder.ts";
 import type { Store } from "../store/store.ts";
 
 const notFound = () => new AppError("not_found", "food item not found");
 
-/** A food (the database's or the account's own) and a portion of it as an item's name and numbers, with the food as their source. */
-const fromFood = async (store: Store, accountId: string, foodId: string, portion: FoodPortionChoice) => {
-  const food = await store.food(accountId, foodId);
+/** A food (the database's, a product by its barcode or the account's own) and a portion of it as an item's name and numbers, with the food as their source. */
+const fromFood = async (foods: FoodFinder, accountId: string, foodId: string, portion: FoodPortionChoice) => {
+  const food = await foods.byId(accountId, foodId);
   if (!food) throw new AppError("not_found", `no food ${foodId}`);
   const { grams, quantity, unit } = resolvePortion(foodId, food.portions, portion);
   return { name: food.name.slice(0, 200), quantity, unit, grams, source: foodId, ...nutrientsFor(foodId, food.per100g, grams) };
 };
 
-export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
+export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>, foods: FoodFinder) => {
   serveOperation(app, operations.logFoodItem, async ({ body, caller, record }) => {
     const { foodId, portion, ...typed } = body;
     // The contract lets a typed item through only with its name, kcal and protein, one from the database only with its portion.
     const item =
       foodId === undefined
         ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG! }
-        : { ...typed, ...(await fromFood(store, caller.accountId, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
+        : { ...typed, ...(await fromFood(foods, caller.accountId, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();
     return logged!;

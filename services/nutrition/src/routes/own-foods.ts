@@ -3,6 +3,7 @@ import { ack, AppError, CustomFoodInput, operations, type RecipeInput } from "@f
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { resolvePortion } from "../domain/food-portion.ts";
 import { ingredientNutrients } from "../domain/own-foods.ts";
+import type { FoodFinder } from "../lookup/food-finder.ts";
 import type { ResolvedIngredient } from "../store/own-foods.ts";
 import type { Store } from "../store/store.ts";
 
@@ -12,11 +13,11 @@ const noRecipe = (id: string) => new AppError("not_found", `no recipe ${id}`);
 type Ingredients = RecipeInput["ingredients"];
 
 /** Each ingredient's food, weight and figures; a refusal names the ingredient it is about (`ingredients.2`). */
-const resolveIngredients = (store: Store, accountId: string, ingredients: Ingredients) =>
+const resolveIngredients = (foods: FoodFinder, accountId: string, ingredients: Ingredients) =>
   Promise.all(
     ingredients.map(async ({ foodId, portion }, index): Promise<ResolvedIngredient> => {
       try {
-        const food = await store.food(accountId, foodId);
+        const food = await foods.byId(accountId, foodId);
         if (!food) throw new AppError("not_found", `no food ${foodId}`);
         const { grams } = resolvePortion(foodId, food.portions, portion);
         return { foodId, portion, name: food.name, grams, ...ingredientNutrients(foodId, food.per100g, grams) };
@@ -27,7 +28,7 @@ const resolveIngredients = (store: Store, accountId: string, ingredients: Ingred
     }),
   );
 
-export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>) => {
+export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>, foods: FoodFinder) => {
   const { ownFoods } = store;
 
   serveOperation(app, operations.listCustomFoods, ({ caller }) => ownFoods.listCustomFoods(caller.accountId));
@@ -64,7 +65,7 @@ export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>) => {
   serveOperation(app, operations.listRecipes, ({ caller }) => ownFoods.listRecipes(caller.accountId));
 
   serveOperation(app, operations.createRecipe, async ({ body, caller, record }) => {
-    const ingredients = await resolveIngredients(store, caller.accountId, body.ingredients);
+    const ingredients = await resolveIngredients(foods, caller.accountId, body.ingredients);
     return ownFoods.createRecipe(caller.accountId, randomUUID(), body, ingredients, (view) => record(view));
   });
 
@@ -75,7 +76,7 @@ export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>) => {
   });
 
   serveOperation(app, operations.replaceRecipe, async ({ params, body, caller }) => {
-    const recipe = await ownFoods.replaceRecipe(caller.accountId, params.id, body, await resolveIngredients(store, caller.accountId, body.ingredients));
+    const recipe = await ownFoods.replaceRecipe(caller.accountId, params.id, body, await resolveIngredients(foods, caller.accountId, body.ingredients));
     if (!recipe) throw noRecipe(params.id);
     return recipe;
   });

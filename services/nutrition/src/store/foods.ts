@@ -1,6 +1,7 @@
 // Reads of the food database (docs/decisions/0063-food-database.md), on the driver: search is typed into as a
 // person types, so every statement is one round trip.
 import type { Database } from "@fit/db";
+import type { BarcodeFoodRow } from "../domain/barcode-food.ts";
 import type { FoodPer100g, PortionRow } from "../domain/food-portion.ts";
 import { MAX_QUERY_WORDS, searchWords } from "../domain/food-words.ts";
 import { Prisma } from "./generated/client.ts";
@@ -126,5 +127,24 @@ export const foodQueries = (db: Database) => ({
     if (!row) return null;
     const { caveat, portions, ...food } = row;
     return { ...matchView(food), portions, caveat };
+  },
+
+  /** The cached product of this barcode with when it was fetched, or null when it never was. */
+  async barcodeFood(gtin: string) {
+    const [row] = await db.query<BarcodeFoodRow & { fetchedAt: Date }>(Prisma.sql`
+      SELECT gtin, name, kcal, protein_g AS "proteinG", fat_g AS "fatG", carbs_g AS "carbsG", fiber_g AS "fiberG",
+        sugars_g AS "sugarsG", sodium_mg AS "sodiumMg", serving_size AS "servingSize", serving_g AS "servingG", fetched_at AS "fetchedAt"
+      FROM barcode_food WHERE gtin = ${gtin}`);
+    return row ?? null;
+  },
+
+  /** Keeps the product as fetched now, in place of what was cached. */
+  async saveBarcodeFood(r: BarcodeFoodRow) {
+    await db.query(Prisma.sql`
+      INSERT INTO barcode_food (gtin, name, kcal, protein_g, fat_g, carbs_g, fiber_g, sugars_g, sodium_mg, serving_size, serving_g, fetched_at)
+      VALUES (${r.gtin}, ${r.name}, ${r.kcal}, ${r.proteinG}, ${r.fatG}, ${r.carbsG}, ${r.fiberG}, ${r.sugarsG}, ${r.sodiumMg}, ${r.servingSize}, ${r.servingG}, now())
+      ON CONFLICT (gtin) DO UPDATE SET name = excluded.name, kcal = excluded.kcal, protein_g = excluded.protein_g, fat_g = excluded.fat_g,
+        carbs_g = excluded.carbs_g, fiber_g = excluded.fiber_g, sugars_g = excluded.sugars_g, sodium_mg = excluded.sodium_mg,
+        serving_size = excluded.serving_size, serving_g = excluded.serving_g, fetched_at = excluded.fetched_at`);
   },
 });

@@ -106,8 +106,6 @@ export const createStore = (db: Database) => {
     accountData: accountData(prisma),
     foods,
     ownFoods,
-    /** A food of the database, or one of the account's own foods or recipes; null when there is none such for it. */
-    food: (accountId: string, id: string) => (id.startsWith("usda:") ? foods.get(id) : ownFoods.asFood(accountId, id)),
 
     /**
      * Logs items atomically (a described meal is all logged or not at all), an event for each. `alongside`
