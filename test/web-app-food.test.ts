@@ -145,4 +145,91 @@ describe("the Food page's food database", () => {
     await item.waitFor(POLL);
     expect(await item.textContent()).toContain("161.7 kcal");
   });
+
+  it("offers recent foods on an empty search, and logs yesterday's lunch again as today's dinner", async () => {
+    interface Item { name: string; meal: string | null; kcal: number; proteinG: number; fatG: number | null; carbsG: number | null; fiberG: number | null }
+    const day = (offset: number) => {
+      const at = new Date(Date.now() + offset * 86_400_000);
+      return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
+    };
+    const itemsOn = (date: string) => page.evaluate(async (path) => (await fetch(path)).json() as Promise<Item[]>, `/api/nutrition/items?date=${date}`);
+    /** The day's macros as the page should word them, from the API's own items: sums of what is known, "at least" while some lack them. */
+    const macrosOf = (items: Item[]) => {
+      const sum = (field: "fatG" | "carbsG" | "fiberG") => {
+        const known = items.map((item) => item[field]).filter((value): value is number => value !== null);
+        return known.length ? `${Math.round(known.reduce((a, b) => a + b, 0))} g` : "–";
+      };
+      const unknown = items.filter((item) => item.fatG === null || item.carbsG === null || item.fiberG === null).length;
+      const sums = `${sum("fatG")} fat · ${sum("carbsG")} carbs · ${sum("fiberG")} fiber`;
+      return unknown === 0 ? sums : `at least ${sums} (${unknown} item${unknown === 1 ? "" : "s"} without them)`;
+    };
+    const total = page.getByTestId("day-total");
+    const macros = page.getByTestId("day-macros");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
+    await page.getByRole("region", { name: "lunch" }).getByRole("listitem").first().waitFor(POLL);
+    const before = await itemsOn(day(0));
+    const kcalBefore = before.reduce((sum, item) => sum + item.kcal, 0);
+    expect(await total.textContent()).toContain(`${Math.round(kcalBefore)} kcal`);
+    const macrosBefore = macrosOf(before);
+    expect(await macros.textContent()).toBe(macrosBefore);
+
+    // Yesterday: the empty search offers the foods logged today; one is picked from there, another typed by hand.
+    await page.getByRole("link", { name: "← Previous day" }).click();
+    await page.getByText("Nothing logged on this day.").waitFor(POLL);
+    const recent = page.getByRole("region", { name: "Recent foods" });
+    const bananaButton = recent.getByRole("button", { name: "Bananas, raw" });
+    await bananaButton.waitFor(POLL);
+    await recent.getByRole("button", { name: CHICKEN_BREAST }).waitFor();
+    await expectNoSeriousViolations(page, "recent foods");
+    await bananaButton.click();
+    const bananaForm = page.getByRole("form", { name: "Log Bananas, raw" });
+    await bananaForm.getByLabel("Portion").selectOption("grams");
+    await bananaForm.getByLabel("Grams").fill("200");
+    await bananaForm.getByLabel("Meal").selectOption("lunch");
+    await bananaForm.getByRole("button", { name: "Add" }).click();
+    const yesterdayLunch = page.getByRole("region", { name: "lunch" });
+    await yesterdayLunch.getByRole("listitem").filter({ hasText: "Bananas, raw" }).waitFor(POLL);
+    // Typed without fiber: its copy leaves today's fiber a sum of what is known.
+    await page.locator("#food-name").fill("yogurt");
+    await page.locator("#food-kcal").fill("150");
+    await page.locator("#food-proteinG").fill("10");
+    await page.locator("#food-fatG").fill("4");
+    await page.locator("#food-carbsG").fill("12");
+    await page.locator("#food-meal").selectOption("lunch");
+    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await yesterdayLunch.getByRole("listitem").filter({ hasText: "yogurt" }).waitFor(POLL);
+
+    await yesterdayLunch.getByRole("button", { name: "Log again: lunch" }).click();
+    const copyForm = page.getByRole("form", { name: "Log again: lunch" });
+    expect(await copyForm.getByLabel("To day").inputValue()).toBe(day(0));
+    await copyForm.getByLabel("Meal").selectOption("dinner");
+    await expectNoSeriousViolations(page, "log a meal again");
+    await copyForm.getByRole("button", { name: "Log again" }).click();
+    const copied = page.getByRole("status").filter({ hasText: "Logged 2 items again on today (dinner)." });
+    await copied.waitFor(POLL);
+    // Yesterday keeps its lunch.
+    expect(await yesterdayLunch.getByRole("listitem").count()).toBe(2);
+
+    await copied.getByRole("link", { name: "today" }).click();
+    const dinner = page.getByRole("region", { name: "dinner" });
+    await dinner.getByRole("listitem").filter({ hasText: "Bananas, raw" }).waitFor(POLL);
+    await dinner.getByRole("listitem").filter({ hasText: "yogurt" }).waitFor();
+    const after = await itemsOn(day(0));
+    expect(after.filter((item) => item.meal === "dinner").map((item) => item.name).sort()).toEqual(["Bananas, raw", "yogurt"]);
+    const kcalAfter = after.reduce((sum, item) => sum + item.kcal, 0);
+    expect(Math.round(kcalAfter)).toBeGreaterThan(Math.round(kcalBefore) + 150);
+    await expect.poll(() => total.textContent(), POLL).toContain(`${Math.round(kcalAfter)} kcal`);
+    const macrosAfter = macrosOf(after);
+    expect(macrosAfter).not.toBe(macrosBefore);
+    expect(macrosAfter).toMatch(/^at least \d+ g fat · \d+ g carbs · \d+ g fiber \(\d+ items? without them\)$/);
+    expect(await macros.textContent()).toBe(macrosAfter);
+
+    // Home's Today tile has the same day, with the API's own sums.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).click();
+    await expect.poll(() => page.getByTestId("today-macros").textContent(), POLL).toBe(macrosAfter);
+    expect(await page.getByTestId("today-energy").textContent()).toContain(`${Math.round(kcalAfter)}`);
+    await expectNoSeriousViolations(page, "home with macros");
+    expect(browser?.cspViolations).toEqual([]);
+  });
 });

@@ -97,8 +97,10 @@ export const api = {
   logFood: (body: T.FoodItemCreate) => create<T.FoodItem>("/api/nutrition/items", body),
   editFood: (id: string, patch: T.FoodItemPatch) => call<T.FoodItem>("PATCH", `/api/nutrition/items/${id}`, patch),
   deleteFood: (id: string) => call<Ok>("DELETE", `/api/nutrition/items/${id}`),
+  copyFood: (body: T.FoodItemCopy) => create<T.FoodItem[]>("/api/nutrition/copy", body),
 
   searchFoods: (q: string, limit = 10) => call<T.FoodMatch[]>("GET", `/api/foods${query({ q, limit })}`),
+  recentFoods: (limit: number) => call<T.RecentFood[]>("GET", `/api/foods/recent${query({ limit })}`),
   food: (id: string) => call<T.Food>("GET", `/api/foods/${encodeURIComponent(id)}`),
   foodByBarcode: (code: string) => call<T.Food>("GET", `/api/foods/barcode/${encodeURIComponent(code)}`),
   customFoods: () => call<T.CustomFood[]>("GET", "/api/custom-foods"),

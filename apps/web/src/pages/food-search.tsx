@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { choiceOf, gramsOf, measureLabel, nutrientsOf, type PortionKind, type PortionNumbers } from "../food-portion.ts";
 import { MealSelect } from "../meal-select.tsx";
-import type { Food, FoodMatch, Meal } from "../types.ts";
+import type { Food, FoodMatch, Meal, RecentFood } from "../types.ts";
 import { Field, FormProblem, formError, numberOrUndefined, round, type FormError } from "../ui.tsx";
 
 /** Long enough that a word typed at speed is one request, short enough that results feel immediate. */
@@ -110,9 +110,14 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
   const [meal, setMeal] = useState<Meal | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
+  const [recent, setRecent] = useState<RecentFood[]>([]);
   const input = useRef<HTMLInputElement>(null);
   // Answers can arrive out of order; only the latest question's answer is shown.
   const asked = useRef(0);
+
+  // What the person logs most is offered before they type; it changes with each food they log.
+  const loadRecent = () => api.recentFoods(RESULTS).then(setRecent, (caught: unknown) => setProblem(formError(caught, {}).message));
+  useEffect(() => void loadRecent(), []);
 
   useEffect(() => {
     const question = ++asked.current;
@@ -180,6 +185,7 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
     setWords("");
     setOpen(false);
     input.current?.focus();
+    void loadRecent();
     logged();
   };
 
@@ -228,6 +234,19 @@ export const FoodSearch = ({ date, logged }: { date: string; logged: () => void 
         {matches !== null && matches.length === 0 && words.trim() !== "" ? `No food matches “${words.trim()}”.` : ""}
         {added ? `Added ${added}.` : ""}
       </p>
+      {words.trim() === "" && recent.length > 0 && (
+        <section aria-labelledby="recent-foods">
+          <h3 id="recent-foods">Recent foods</h3>
+          <ul class="list recent-foods">
+            {recent.map((match) => (
+              <li key={match.id}>
+                <button type="button" class="link" onClick={() => void pick(match)}>{match.name}</button>{" "}
+                <span class="muted">{match.per100g.kcal ?? "?"} kcal / 100 g · logged {match.timesLogged}× · last {match.lastLoggedOn}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {problem && <p class="error" role="alert">{problem}</p>}
       {food && <PortionForm key={food.id} food={food} date={date} meal={meal} setMeal={setMeal} logged={done} />}
     </section>

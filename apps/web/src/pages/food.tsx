@@ -1,9 +1,11 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { addDays, formatDay, isDay, localDay } from "../dates.ts";
+import { givesMacros, macroTotalsOf, macrosInWords } from "../day-macros.ts";
 import { useLoad } from "../load.ts";
 import { MealSelect, MEALS } from "../meal-select.tsx";
 import type { FoodItem, Meal } from "../types.ts";
+import { CopyForm, type Copied } from "./food-copy.tsx";
 import { FoodBadge, FoodSearch } from "./food-search.tsx";
 import { deleteWithUndo, Field, FormProblem, formError, numberOrUndefined, round, text, type FormError } from "../ui.tsx";
 
@@ -95,6 +97,8 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   const [editing, setEditing] = useState<string | null>(null);
   const [moved, setMoved] = useState<{ item: FoodItem; from: string } | null>(null);
   const [error, setError] = useState<FormError | null>(null);
+  const [copying, setCopying] = useState<Meal | "day" | null>(null);
+  const [copied, setCopied] = useState<Copied | null>(null);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -125,6 +129,12 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
     await api.editFood(moved.item.id, { date: moved.from }).catch((caught: unknown) => setError(formError(caught, LABELS)));
     await reload();
   };
+  const copyDone = (result: Copied | null) => {
+    setCopying(null);
+    if (!result) return;
+    setCopied(result);
+    void reload();
+  };
   const remove = (item: FoodItem) => {
     setHidden((set) => new Set(set).add(item.id));
     deleteWithUndo({
@@ -135,9 +145,10 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
   };
 
   const shown = (items ?? []).filter((item) => !hidden.has(item.id));
-  const sum = (list: FoodItem[], field: "kcal" | "proteinG" | "fatG" | "carbsG" | "fiberG") => list.reduce((total, item) => total + (item[field] ?? 0), 0);
+  const sum = (list: FoodItem[], field: "kcal" | "proteinG") => list.reduce((total, item) => total + item[field], 0);
   const totalOf = (list: FoodItem[]) => ({ kcal: sum(list, "kcal"), proteinG: sum(list, "proteinG") });
   const total = totalOf(shown);
+  const macros = macroTotalsOf(shown);
   const groups = [...MEALS, null].map((meal) => ({ meal, items: shown.filter((item) => item.meal === meal) })).filter((g) => g.items.length);
   const isToday = date === localDay();
   return (
@@ -153,11 +164,15 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
         {round(total.kcal, 0)}{targets?.dailyKcalTarget ? ` / ${targets.dailyKcalTarget}` : ""} kcal ·{" "}
         {round(total.proteinG, 0)}{targets?.proteinTargetG ? ` / ${targets.proteinTargetG}` : ""} g protein
       </p>
-      {shown.some((item) => item.fatG !== null || item.carbsG !== null || item.fiberG !== null) && (
-        <p class="muted" data-testid="day-macros">
-          {round(sum(shown, "fatG"), 0)} g fat · {round(sum(shown, "carbsG"), 0)} g carbs · {round(sum(shown, "fiberG"), 0)} g fiber (of the items that give them)
-        </p>
-      )}
+      {givesMacros(macros) && <p class="muted" data-testid="day-macros">{macrosInWords(macros)}</p>}
+      {shown.length > 0 && (copying === "day"
+        ? <CopyForm date={date} meal={null} done={copyDone} />
+        : <p><button type="button" class="secondary" onClick={() => setCopying("day")}>Copy day</button></p>)}
+      <p role="status" data-testid="copied">
+        {copied && <>Logged {copied.count} item{copied.count === 1 ? "" : "s"} again on{" "}
+          <a href={`/food?date=${copied.date}`}>{copied.date === localDay() ? "today" : formatDay(copied.date)}</a>
+          {copied.meal ? ` (${copied.meal})` : ""}.</>}
+      </p>
       {moved && <MovedNotice moved={moved} undo={() => void undoMove()} dismiss={() => setMoved(null)} />}
       <FoodSearch date={date} logged={() => void reload()} />
       <p><a href="/food/mine">My foods and recipes</a>: make a food from its label, or a recipe from foods.</p>
@@ -177,6 +192,9 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
         return (
           <section key={meal ?? "other"} class="meal" aria-label={meal ?? "other"}>
             <h2>{meal ?? "other"} <span class="muted">{round(meals.kcal, 0)} kcal · {round(meals.proteinG, 0)} g</span></h2>
+            {meal && (copying === meal
+              ? <CopyForm date={date} meal={meal} done={copyDone} />
+              : <button type="button" class="secondary" onClick={() => setCopying(meal)} aria-label={`Log again: ${meal}`}>Log again</button>)}
             <ul class="list">
               {list.map((item) => (
                 <li key={item.id}>

@@ -3,6 +3,7 @@ import { Fragment } from "preact";
 import { api } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { addDays, dayStart, localDay } from "../dates.ts";
+import { givesMacros, macrosInWords } from "../day-macros.ts";
 import { useLoad } from "../load.ts";
 import type { Dashboard } from "../types.ts";
 import { siteLabel } from "../sites.ts";
@@ -62,6 +63,7 @@ const NutritionTile = ({ data }: { data: Dashboard }) => {
       <h2 id="tile-today">Today</h2>
       <Progress label="Energy" value={today?.kcal ?? 0} target={data.targets?.dailyKcalTarget ?? null} unit="kcal" />
       <Progress label="Protein" value={today?.proteinG ?? 0} target={data.targets?.proteinTargetG ?? null} unit="g" />
+      {today && givesMacros(today) && <p data-testid="today-macros">{macrosInWords(today)}</p>}
       <p data-testid="adherence">
         {today?.adherence ? adherenceWords[today.adherence] : today ? "no kcal target" : "nothing logged today"}
         {today?.hitProtein ? " · protein target met" : ""}
