@@ -32,13 +32,18 @@ export class ProjectionModel {
     this.#items.delete(id);
   }
 
-  /** Each day's total is the sum of that day's items; a day without items has none. Newest day first, as the API lists them. */
-  totals(): DayAmounts[] {
-    const byDate = new Map<string, DayAmounts>();
+  /**
+   * Each day's total is the sum of that day's items; a day without items has none. Newest day first, as the API
+   * lists them. The items are typed as kcal and protein only, so each day's fat, carbs and fibre are unknown and
+   * every item counts as one without them (docs/decisions/0067-day-macros-sum-what-is-known.md).
+   */
+  totals() {
+    const byDate = new Map<string, DayAmounts & { fatG: null; carbsG: null; fiberG: null; macrosUnknownItems: number }>();
     for (const item of this.#items.values()) {
-      const total = byDate.get(item.date) ?? { date: item.date, kcal: 0, proteinG: 0 };
+      const total = byDate.get(item.date) ?? { date: item.date, kcal: 0, proteinG: 0, fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: 0 };
       total.kcal += item.kcal;
       total.proteinG += item.proteinG;
+      total.macrosUnknownItems += 1;
       byDate.set(item.date, total);
     }
     return [...byDate.values()].sort((a, b) => (a.date < b.date ? 1 : -1));

@@ -162,8 +162,7 @@ describe("the daily-total projection", () => {
               if (c.kind === "log" || c.kind === "edit" || c.kind === "delete") {
                 // Read-your-writes: whatever the projection has applied so far, the API shows the current sums.
                 for (const who of [0, 1]) {
-                  const shown = (await shownTotals(who)) as { date: string; kcal: number; proteinG: number }[];
-                  expect(shown.map(({ date, kcal, proteinG }) => ({ date, kcal, proteinG }))).toEqual(owner(who).model.totals());
+                  expect(await shownTotals(who)).toEqual(owner(who).model.totals().map((total) => expect.objectContaining(total)));
                 }
               }
             }
