@@ -55,7 +55,7 @@ describe("daily totals", () => {
     const a = (await api.post("/api/nutrition/items", food("2026-11-20", 500, 30))).body;
     const b = (await api.post("/api/nutrition/items", food("2026-11-20", 250.5, 12.3))).body;
     expect((await api.get("/api/nutrition")).body).toEqual([
-      { userEmail: email, date: "2026-11-20", kcal: 750.5, proteinG: 42.3, hitProtein: false, adherence: null },
+      { userEmail: email, date: "2026-11-20", kcal: 750.5, proteinG: 42.3, fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: 2, hitProtein: false, adherence: null },
     ]);
     await api.patch(`/api/nutrition/items/${b.id}`, { kcal: 100 });
     expect((await api.get("/api/nutrition")).body[0]).toMatchObject({ kcal: 600, proteinG: 42.3 });
