@@ -83,7 +83,16 @@ export class AccountModel {
     const kcalTarget = this.targets?.dailyKcalTarget ?? null;
     const proteinTarget = this.targets?.proteinTargetG ?? null;
     const adherence = kcalTarget === null ? null : kcal * 100 < kcalTarget * 90 ? "under" : kcal * 100 > kcalTarget * 110 ? "over" : "on";
-    return { userEmail: this.email, date: day, kcal, proteinG, hitProtein: proteinTarget !== null && proteinG >= proteinTarget, adherence };
+    // Each macro sums the items that give it, null when none does (docs/decisions/0067-day-macros-sum-what-is-known.md).
+    const known = (field: "fatG" | "carbsG" | "fiberG") => {
+      const values = items.map((f) => f[field]).filter((value): value is number => value !== null);
+      return values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0);
+    };
+    const macros = {
+      fatG: known("fatG"), carbsG: known("carbsG"), fiberG: known("fiberG"),
+      macrosUnknownItems: items.filter((f) => f.fatG === null || f.carbsG === null || f.fiberG === null).length,
+    };
+    return { userEmail: this.email, date: day, kcal, proteinG, ...macros, hitProtein: proteinTarget !== null && proteinG >= proteinTarget, adherence };
   }
 
   /**
