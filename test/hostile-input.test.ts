@@ -43,6 +43,7 @@ beforeAll(async () => {
       ),
       // A dashboard slowed by a busy CI machine answers 503 by design; that is no verdict on hostile input.
       DASHBOARD_TIMEOUT_MS: "30000",
+      LOG_LEVEL: process.env.HOSTILE_LOG ?? "silent",
       INGEST_TOKEN,
       FOOD_BARCODE_URL: openFoodFacts.url,
     },

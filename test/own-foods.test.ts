@@ -73,6 +73,8 @@ describe("a food of one's own", () => {
       [{ ...GRANOLA_BAR, per: "cup" }, /per must be 100g or serving/],
       [{ ...GRANOLA_BAR, kcal: -1 }, /kcal must be between 0 and 10000/],
       [{ ...GRANOLA_BAR, name: " " }, /name must be 1 to 200 characters/],
+      // Its figures per 100 g would be infinite.
+      [{ ...GRANOLA_BAR, servingG: 5e-324 }, /servingG must be between 0\.1 and 5000 g/],
     ] as const;
     for (const [body, message] of refused) {
       const response = await api.post("/api/custom-foods", body);
@@ -165,18 +167,23 @@ describe("a recipe", () => {
     const api = await newUser();
     const granola = await made(api.post("/api/custom-foods", GRANOLA_BAR));
     const recipe = await made(api.post("/api/recipes", smoothie(granola.id)));
+    const banana = [{ foodId: BANANA, portion: { grams: 100 } }];
     const cases = [
-      [[{ foodId: "usda:999999999", portion: { grams: 10 } }], 404, /^ingredients\.0: no food usda:999999999/],
-      [[{ foodId: BANANA, portion: { grams: 10 } }, { foodId: recipe.id, portion: { servings: 1 } }], 400, /not a recipe/],
-      [[{ foodId: BANANA, portion: { measure: 99 } }], 400, /^ingredients\.0: portion\.measure 99/],
-      [[{ foodId: "usda:167806", portion: { grams: 10 } }], 422, /^ingredients\.0: usda:167806 has no nutrient values/],
-      [[], 400, /ingredients must hold 1 to 50 foods/],
+      [[{ foodId: "usda:999999999", portion: { grams: 10 } }], 1, 404, /^ingredients\.0: no food usda:999999999/],
+      [[{ foodId: BANANA, portion: { grams: 10 } }, { foodId: recipe.id, portion: { servings: 1 } }], 1, 400, /not a recipe/],
+      [[{ foodId: BANANA, portion: { measure: 99 } }], 1, 400, /^ingredients\.0: portion\.measure 99/],
+      [[{ foodId: "usda:167806", portion: { grams: 10 } }], 1, 422, /^ingredients\.0: usda:167806 has no nutrient values/],
+      [[], 1, 400, /ingredients must hold 1 to 50 foods/],
+      // A serving under a gram would make the figures per 100 g of the dish meaningless (or infinite).
+      [[{ foodId: BANANA, portion: { grams: 0.5 } }], 1, 422, /^a serving would weigh 0\.5 g .*at least 1 g/],
+      [banana, 7.4e-323, 400, /^servings must be between 0\.1 and 100/],
+      [[{ foodId: BANANA, portion: { servings: 3.6e-54 } }], 1, 422, /^a serving would weigh 0 g/],
     ] as const;
-    for (const [ingredients, status, message] of cases) {
-      const response = await api.post("/api/recipes", { name: "Nope", servings: 1, ingredients });
+    for (const [ingredients, servings, status, message] of cases) {
+      const response = await api.post("/api/recipes", { name: "Nope", servings, ingredients });
       expect(response.status, JSON.stringify(response.body)).toBe(status);
       expect(response.body.error).toMatch(message);
-      const replaced = await api.put(`/api/recipes/${recipe.id}`, { name: "Nope", servings: 1, ingredients });
+      const replaced = await api.put(`/api/recipes/${recipe.id}`, { name: "Nope", servings, ingredients });
       expect(replaced.status).toBe(status);
     }
     expect((await api.get("/api/recipes")).body).toEqual([recipe]);

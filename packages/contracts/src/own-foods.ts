@@ -21,11 +21,12 @@ const text = (field: string, max: number) =>
     .min(1, { error: `${field} must be 1 to ${max} characters` })
     .max(max, { error: `${field} must be 1 to ${max} characters` });
 
+/** A weight from a tenth of a gram (a mint) up: below it, figures per 100 g computed from it grow without bound. */
 const grams = (field: string, max: number) =>
   z
     .number({ error: `${field} must be a number` })
-    .gt(0, { error: `${field} must be greater than 0 and at most ${max} g` })
-    .max(max, { error: `${field} must be greater than 0 and at most ${max} g` });
+    .min(0.1, { error: `${field} must be between 0.1 and ${max} g` })
+    .max(max, { error: `${field} must be between 0.1 and ${max} g` });
 
 export const FoodBasis = z.enum(["100g", "serving"], { error: "per must be 100g or serving" });
 
@@ -81,7 +82,11 @@ export const CustomFoodPatch = z
   .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { error: "at least one field must be given" })
-  .meta({ id: "CustomFoodPatch", description: "Only the fields sent change (null clears one); the result must still be a valid food." });
+  .meta({
+    id: "CustomFoodPatch",
+    description: "Only the fields sent change (null clears one); the result must still be a valid food.",
+    examples: [{ kcal: 250, proteinG: 10 }],
+  });
 
 export const CustomFood = z
   .object({
@@ -113,15 +118,15 @@ export const RecipeIngredientInput = z
     portion: FoodPortionChoice,
   })
   .strict()
-  .meta({ id: "RecipeIngredientInput", description: "A food and how much of it goes in." });
+  .meta({ id: "RecipeIngredientInput", description: "A food and how much of it goes in.", examples: [{ foodId: "usda:173944", portion: { grams: 120 } }] });
 
 export const RecipeInput = z
   .object({
     name: text("name", 200),
     servings: z
       .number({ error: "servings must be a number" })
-      .gt(0, { error: "servings must be greater than 0 and at most 100" })
-      .max(100, { error: "servings must be greater than 0 and at most 100" })
+      .min(0.1, { error: "servings must be between 0.1 and 100" })
+      .max(100, { error: "servings must be between 0.1 and 100" })
       .meta({ description: "How many servings the recipe makes." }),
     cookedWeightG: grams("cookedWeightG", 50_000)
       .nullable()

@@ -87,9 +87,18 @@ export const ACCOUNT_A_EMAIL = "hostile-a@example.com";
 
 /** Days the generated bodies and queries use, so the state check knows which days to read. */
 export const DATES = ["2026-03-01", "2026-03-02", "2026-03-03"];
-/** The schema's first example, where it has a text one (JSON Schema 2020-12 `examples`). */
+/**
+ * The schema's first example, where it has a text one (JSON Schema 2020-12 `examples`); an object's example is sent
+ * as it is half the time, for bodies whose fields must agree with each other (a food and a portion it has).
+ */
 const exampleOf = (s: Schema) => (typeof s.examples?.[0] === "string" ? s.examples[0] : undefined);
 const isDay = (s: Schema) => /^\d{4}-\d{2}-\d{2}$/.test(exampleOf(s) ?? "");
+
+/**
+ * A number spread evenly over [min, max] (never min itself): doubles drawn by bit pattern are mostly tiny, so a body
+ * whose numbers must add up to something (a recipe's serving of at least 1 g) would almost never be accepted.
+ */
+const humanScale = (min: number, max: number) => fc.integer({ min: 1, max: 1000 }).map((n) => min + ((max - min) * n) / 1000);
 
 /** A value the schema accepts (mostly: strings are plain but not always trimmed-valid). */
 export const validValue = (schema: Schema): fc.Arbitrary<unknown> =>
@@ -101,8 +110,8 @@ const validAlternative = (s: Schema): fc.Arbitrary<unknown> => {
   switch (s.type) {
     case "null": return fc.constant(null);
     case "integer": return fc.double({ min, max, noNaN: true }).map(Math.trunc);
-    case "number": return fc.double({ min, max, noNaN: true, minExcluded: s.exclusiveMinimum !== undefined });
-    case "object": return validObject(s);
+    case "number": return fc.oneof(fc.double({ min, max, noNaN: true, minExcluded: s.exclusiveMinimum !== undefined }), humanScale(min, max));
+    case "object": return s.examples?.[0] === undefined ? validObject(s) : fc.oneof(fc.constant(s.examples[0]), validObject(s));
     case "array":
       return fc.array(validValue(s.items ?? {}), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 3, 3) });
     default: {

@@ -12,7 +12,7 @@ const workouts = { from: "2026-11-23", to: "2026-11-29", count: 1, durationS: 18
 
 describe("dashboardJson", () => {
   it("writes body-metrics' members first, then the day's food and the week's workouts, in the interface's order", () => {
-    const nutrition = { userEmail: "a@example.com", date: "2026-11-27", kcal: 1900, proteinG: 160, hitProtein: true, adherence: "on" };
+    const nutrition = { userEmail: "a@example.com", date: "2026-11-27", kcal: 1900, proteinG: 160, fatG: 70, carbsG: 180, fiberG: 25, macrosUnknownItems: 0, hitProtein: true, adherence: "on" };
     const text = dashboardJson({ body: JSON.stringify(body), nutrition: JSON.stringify(nutrition), workouts: JSON.stringify(workouts) });
     const parsed: unknown = JSON.parse(text);
     expect(parsed).toEqual({ ...body, nutritionToday: nutrition, workoutsThisWeek: workouts });

@@ -87,5 +87,20 @@ export const recipeFigures = (recipe: { totals: KnownNutrients; servings: number
   };
 };
 
+/** The least a serving may weigh: below it the figures per 100 g of the dish stop meaning anything. */
+const MIN_SERVING_G = 1;
+
+/** 422 unless a serving of the recipe weighs at least 1 g (the dish weighed, or its ingredients' grams, ÷ servings). */
+export const checkServingWeight = (recipe: { servings: number; cookedWeightG?: number | null; ingredientGrams: readonly number[] }) => {
+  const weightG = recipe.cookedWeightG ?? recipe.ingredientGrams.reduce((total, grams) => total + grams, 0);
+  const servingG = weightG / recipe.servings;
+  if (!(servingG >= MIN_SERVING_G)) {
+    throw new AppError(
+      "unprocessable",
+      `a serving would weigh ${round(servingG, 4)} g (${round(weightG, 4)} g in ${recipe.servings} servings); it must weigh at least ${MIN_SERVING_G} g`,
+    );
+  }
+};
+
 /** A recipe is logged by servings (portion 1) or grams. */
 export const recipePortions = (servingG: number): PortionRow[] => [{ id: 1, amount: 1, unit: "serving", grams: servingG }];

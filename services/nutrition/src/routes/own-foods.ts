@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ack, AppError, CustomFoodInput, operations, type RecipeInput } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { resolvePortion } from "../domain/food-portion.ts";
-import { ingredientNutrients } from "../domain/own-foods.ts";
+import { checkServingWeight, ingredientNutrients } from "../domain/own-foods.ts";
 import type { FoodFinder } from "../lookup/food-finder.ts";
 import type { ResolvedIngredient } from "../store/own-foods.ts";
 import type { Store } from "../store/store.ts";
@@ -10,12 +10,13 @@ import type { Store } from "../store/store.ts";
 const noCustomFood = (id: string) => new AppError("not_found", `no food ${id}`);
 const noRecipe = (id: string) => new AppError("not_found", `no recipe ${id}`);
 
-type Ingredients = RecipeInput["ingredients"];
-
-/** Each ingredient's food, weight and figures; a refusal names the ingredient it is about (`ingredients.2`). */
-const resolveIngredients = (foods: FoodFinder, accountId: string, ingredients: Ingredients) =>
-  Promise.all(
-    ingredients.map(async ({ foodId, portion }, index): Promise<ResolvedIngredient> => {
+/**
+ * Each ingredient's food, weight and figures; a refusal names the ingredient it is about (`ingredients.2`). 422 when
+ * a serving of the whole would weigh under 1 g.
+ */
+const resolveIngredients = async (foods: FoodFinder, accountId: string, recipe: RecipeInput) => {
+  const resolved = await Promise.all(
+    recipe.ingredients.map(async ({ foodId, portion }, index): Promise<ResolvedIngredient> => {
       try {
         const food = await foods.byId(accountId, foodId);
         if (!food) throw new AppError("not_found", `no food ${foodId}`);
@@ -27,6 +28,9 @@ const resolveIngredients = (foods: FoodFinder, accountId: string, ingredients: I
       }
     }),
   );
+  checkServingWeight({ ...recipe, ingredientGrams: resolved.map((ingredient) => ingredient.grams) });
+  return resolved;
+};
 
 export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>, foods: FoodFinder) => {
   const { ownFoods } = store;
@@ -65,7 +69,7 @@ export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>, foods: Food
   serveOperation(app, operations.listRecipes, ({ caller }) => ownFoods.listRecipes(caller.accountId));
 
   serveOperation(app, operations.createRecipe, async ({ body, caller, record }) => {
-    const ingredients = await resolveIngredients(foods, caller.accountId, body.ingredients);
+    const ingredients = await resolveIngredients(foods, caller.accountId, body);
     return ownFoods.createRecipe(caller.accountId, randomUUID(), body, ingredients, (view) => record(view));
   });
 
@@ -76,7 +80,7 @@ export const ownFoodRoutes = ({ app, store }: ServiceContext<Store>, foods: Food
   });
 
   serveOperation(app, operations.replaceRecipe, async ({ params, body, caller }) => {
-    const recipe = await ownFoods.replaceRecipe(caller.accountId, params.id, body, await resolveIngredients(foods, caller.accountId, body.ingredients));
+    const recipe = await ownFoods.replaceRecipe(caller.accountId, params.id, body, await resolveIngredients(foods, caller.accountId, body));
     if (!recipe) throw noRecipe(params.id);
     return recipe;
   });

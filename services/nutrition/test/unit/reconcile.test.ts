@@ -31,6 +31,8 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().s
 const today = daysAgo(0);
 const windowDays = 14;
 const item = (accountId: string, kcal: number, date = today) => ({ id: randomUUID(), accountId, date, name: "x", kcal, proteinG: 1 });
+/** The stored total of two kcal-and-protein items: their macros are unknown, and each counts as one without them. */
+const kcalAndProteinDay = { date: today, kcal: 500, proteinG: 2, fatG: null, carbsG: null, fiberG: null, macrosUnknownItems: 2 };
 /** Options for a pass run after every day pending now has gone stale. */
 const later = () => ({ windowDays, now: Date.now() + STALE_PENDING_MS + 1000 });
 
@@ -55,11 +57,11 @@ describe("roll-up", () => {
     expect(await pendingEvent()).toBe(last);
 
     await store.recomputeDay(accountId, today, last);
-    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([kcalAndProteinDay]);
     expect(await pendingEvent()).toBeUndefined();
     // Redelivered after the day was cleared: nothing left to do, the total stays.
     await store.recomputeDay(accountId, today, last);
-    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([kcalAndProteinDay]);
   });
 });
 
@@ -71,7 +73,7 @@ describe("reconciliation", () => {
     expect((await store.recentTotals(accountId, 60)).stored).toEqual([]);
 
     expect(await reconcileTotals(store, { windowDays })).toBeGreaterThanOrEqual(1);
-    expect((await store.recentTotals(accountId, 60)).stored).toEqual([{ date: today, kcal: 500, proteinG: 2 }]);
+    expect((await store.recentTotals(accountId, 60)).stored).toEqual([kcalAndProteinDay]);
     expect((await store.mismatchedDays(daysAgo(windowDays))).filter((d) => d.accountId === accountId)).toEqual([]);
     // Still pending: its event may yet come.
     expect((await store.recentTotals(accountId, 60)).fresh.size).toBe(1);
