@@ -112,6 +112,23 @@ describe("recent foods", () => {
     expect(((await (await newUser()).get("/api/foods?q=banana&limit=2")).body as { id: string }[]).map((food) => food.id)).toEqual([first!.id, second!.id]);
     expect((await api.get("/api/foods/recent?limit=0")).status).toBe(400);
   });
+
+  it("lists the person's own foods and recipes beside the database's, and leaves out one deleted since", async () => {
+    const api = await newUser();
+    const today = new Date().toISOString().slice(0, 10);
+    const skyr = (await api.post("/api/custom-foods", { name: "Plain skyr", per: "100g", kcal: 63, proteinG: 11 })).body as { id: string };
+    const shake = (await api.post("/api/custom-foods", { name: "Shake", per: "100g", kcal: 50, proteinG: 8 })).body as { id: string };
+    const bowl = (await api.post("/api/recipes", { name: "Skyr bowl", servings: 1, ingredients: [{ foodId: skyr.id, portion: { grams: 200 } }] })).body as { id: string };
+    for (const foodId of [skyr.id, skyr.id, bowl.id, shake.id]) await logged(api, { date: today, foodId, portion: { grams: 100 } });
+    expect((await api.delete(`/api/custom-foods/${shake.id}`)).status).toBe(200);
+
+    const recent = (await api.get("/api/foods/recent")).body as { id: string; name: string; category: string; timesLogged: number }[];
+    expect(recent.map(({ id, name, category, timesLogged }) => ({ id, name, category, timesLogged }))).toEqual([
+      { id: skyr.id, name: "Plain skyr", category: "My foods", timesLogged: 2 },
+      { id: bowl.id, name: "Skyr bowl", category: "My recipes", timesLogged: 1 },
+    ]);
+    expect((await (await newUser()).get("/api/foods/recent")).body).toEqual([]);
+  });
 });
 
 describe("day totals with fat, carbs and fibre", () => {

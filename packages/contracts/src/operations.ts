@@ -169,8 +169,9 @@ export const operations = {
     id: "listRecentFoods", method: "GET", path: "/api/foods/recent", service: "nutrition", tag: "Foods",
     scope: "nutrition:read", summary: "The caller's recent and frequent foods",
     description:
-      "Foods of the database the caller logged in the last 90 days, for logging again: each log counts, halved for every " +
-      "two weeks of its age, so a food eaten often and lately comes first. The same weight lifts these foods in GET /api/foods.",
+      "Foods the caller logged in the last 90 days (the database's, their own foods and recipes, barcode products), for " +
+      "logging again: each log counts, halved for every two weeks of its age, so a food eaten often and lately comes first. " +
+      "A food since deleted is left out. The same weight lifts the database's foods in GET /api/foods.",
     query: RecentFoodsQuery, response: RecentFoodList, errors: [400],
   }),
   getFood: define({

@@ -8,6 +8,8 @@ import type { Store } from "../store/store.ts";
 import { openFoodFacts } from "./open-food-facts.ts";
 
 const DAY_MS = 86_400_000;
+/** Logged foods read beyond the limit, so foods deleted since still leave a full list. */
+const RECENT_SLACK = 10;
 
 export const createFoodFinder = (store: Store, config: Pick<NutritionConfig, "FOOD_BARCODE_URL" | "FOOD_BARCODE_TIMEOUT_MS" | "FOOD_BARCODE_CACHE_DAYS">) => {
   const lookup = config.FOOD_BARCODE_URL ? openFoodFacts({ baseUrl: config.FOOD_BARCODE_URL, timeoutMs: config.FOOD_BARCODE_TIMEOUT_MS }) : null;
@@ -54,7 +56,27 @@ export const createFoodFinder = (store: Store, config: Pick<NutritionConfig, "FO
     }
   };
 
-  return { byBarcode, byId };
+  /**
+   * The foods the account logged lately, heaviest first, as search lists them. A food since deleted is left out; a
+   * barcode's product is read from the cache only, so listing never waits on Open Food Facts.
+   */
+  const recent = async (accountId: string, limit: number) => {
+    const logged = await store.foods.recent(accountId, limit + RECENT_SLACK);
+    const resolved = await Promise.all(
+      logged.map(async ({ id, ...times }) => {
+        const food = id.startsWith("off:") ? await cachedBarcodeFood(id) : await byId(accountId, id);
+        return food && { id: food.id, name: food.name, category: food.category, per100g: food.per100g, ...times };
+      }),
+    );
+    return resolved.filter((food) => food !== null).slice(0, limit);
+  };
+
+  const cachedBarcodeFood = async (id: string) => {
+    const cached = await store.foods.barcodeFood(id.slice("off:".length));
+    return cached && barcodeFoodView(cached);
+  };
+
+  return { byBarcode, byId, recent };
 };
 
 export type FoodFinder = ReturnType<typeof createFoodFinder>;

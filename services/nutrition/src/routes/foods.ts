@@ -13,7 +13,7 @@ export const foodRoutes = ({ app, store }: ServiceContext<Store>, foods: FoodFin
     return own.length === query.limit ? own : [...own, ...(await store.foods.search(caller.accountId, query.q, query.limit - own.length))];
   });
 
-  serveOperation(app, operations.listRecentFoods, ({ query, caller }) => store.foods.recent(caller.accountId, query.limit));
+  serveOperation(app, operations.listRecentFoods, ({ query, caller }) => foods.recent(caller.accountId, query.limit));
 
   serveOperation(app, operations.getFood, async ({ params, caller }) => {
     const food = await foods.byId(caller.accountId, params.id);

@@ -29,14 +29,15 @@ const NEAR_BY_SIMILARITY = Prisma.raw("16");
 const NEAR_BY_WORD_SIMILARITY = Prisma.raw("8");
 
 /**
- * The caller's foods of the last 90 days (`usda:` items: the foods this table holds), each with its weight: every
- * log counts, halved for every 14 days of its age, so often and lately comes first.
+ * The caller's foods of the last 90 days (items whose source is a food: the database's, their own, a recipe, a
+ * barcode's), each with its weight: every log counts, halved for every 14 days of its age, so often and lately
+ * comes first.
  */
 const loggedFoods = (accountId: string) => Prisma.sql`
   SELECT source AS id, max(date) AS last, count(*)::int AS times,
     sum(power(0.5, greatest(current_date - date::date, 0) / 14.0)) AS weight
   FROM food_item
-  WHERE account_id = ${accountId}::uuid AND date >= to_char(current_date - 90, 'YYYY-MM-DD') AND source LIKE 'usda:%'
+  WHERE account_id = ${accountId}::uuid AND date >= to_char(current_date - 90, 'YYYY-MM-DD') AND source ~ '^(usda|custom|recipe|off):'
   GROUP BY source`;
 
 /**
@@ -107,14 +108,12 @@ export const foodQueries = (db: Database) => ({
     return (await db.query<FoodRow>(SEARCH(accountId, words.join(" "), limit))).map(matchView);
   },
 
-  /** The foods `accountId` logged in the last 90 days, by their weight (see loggedFoods). */
-  async recent(accountId: string, limit: number) {
-    const rows = await db.query<FoodRow & { lastLoggedOn: string; timesLogged: number }>(Prisma.sql`
-      SELECT ${foodColumns}, mine.last AS "lastLoggedOn", mine.times AS "timesLogged"
-      FROM (${loggedFoods(accountId)}) mine JOIN food f ON f.id = mine.id
-      ORDER BY mine.weight DESC, mine.last DESC, f.id LIMIT ${limit}`);
-    return rows.map(({ lastLoggedOn, timesLogged, ...food }) => ({ ...matchView(food), lastLoggedOn, timesLogged }));
-  },
+  /** The ids of the foods `accountId` logged in the last 90 days, by their weight (see loggedFoods). */
+  recent: (accountId: string, limit: number) =>
+    db.query<{ id: string; lastLoggedOn: string; timesLogged: number }>(Prisma.sql`
+      SELECT mine.id, mine.last AS "lastLoggedOn", mine.times AS "timesLogged"
+      FROM (${loggedFoods(accountId)}) mine
+      ORDER BY mine.weight DESC, mine.last DESC, mine.id LIMIT ${limit}`),
 
   /** The food with its portions, or null when there is no such food. */
   async get(id: string) {
