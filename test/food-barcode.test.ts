@@ -94,6 +94,20 @@ describe("a food by its barcode", () => {
     expect(grams.body).toMatchObject({ kcal: 539, proteinG: 6.3 });
   });
 
+  it("goes into a recipe by its serving, with its fat and carbs, and the recipe is logged from those figures", async () => {
+    const recipe = await api.post("/api/recipes", {
+      name: "Nutella banana", servings: 1,
+      ingredients: [{ foodId: `off:${NUTELLA.code}`, portion: { servings: 1 } }, { foodId: "usda:173944", portion: { grams: 100 } }],
+    });
+    expect(recipe.status, JSON.stringify(recipe.body)).toBe(200);
+    expect(recipe.body.ingredients[0]).toMatchObject({ foodId: `off:${NUTELLA.code}`, name: "Nutella (Ferrero)", grams: 15, kcal: 80.85 });
+    // Nutella's 15 g and a banana's 100 g (89 kcal, 0.33 g fat, 22.84 g carbs).
+    expect(recipe.body.perServing).toMatchObject({ kcal: 169.85, fatG: expect.closeTo(4.635 + 0.33, 1), carbsG: expect.closeTo(8.625 + 22.84, 1) });
+    const logged = await api.post("/api/nutrition/items", { date: DAY, foodId: recipe.body.id, portion: { servings: 1 } });
+    // A logged item keeps kcal to a tenth.
+    expect(logged.body).toMatchObject({ source: recipe.body.id, kcal: 169.9 });
+  });
+
   it("logs a product never looked up by fetching it, and refuses one without an energy value, storing nothing", async () => {
     const code = newCode();
     off.products.set(code, { product_name: "Mystery", nutriments: {} });
