@@ -82,12 +82,14 @@ const insightsAsOf = async (api: ReturnType<typeof client>, date: string) => {
   return Insights.parse(response.body);
 };
 
-const deleteFromReadModel = async (accountId: string) => {
+/** Rows lost from the read model; with `forget`, the account as if the read model had never heard of it. */
+const deleteFromReadModel = async (accountId: string, { forget = false } = {}) => {
   const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
   await db.connect();
   try {
     await db.query("DELETE FROM insights.weight_reading WHERE account_id = $1", [accountId]);
     await db.query("DELETE FROM insights.intake_day WHERE account_id = $1", [accountId]);
+    if (forget) await db.query("DELETE FROM insights.backfilled_account WHERE account_id = $1", [accountId]);
   } finally {
     await db.end();
   }
@@ -149,6 +151,22 @@ describe("insights from weigh-ins and food days", () => {
       const insights = await insightsAsOf(api, asOf);
       return insights.trend.length === before.trend.length && insights.days.length === before.days.length ? true : undefined;
     }, 30_000);
+    expect(await insightsAsOf(api, asOf)).toEqual(before);
+  });
+
+  it("copies in the history of an account it never heard of (older than its repair window) on the first read", async () => {
+    const { key, accountId } = await system.account();
+    const api = client(system.url, key);
+    const longAgo = Date.now() - 200 * DAY_MS;
+    const longAgoDay = new Date(longAgo).toISOString().slice(0, 10);
+    for (let i = 0; i < 3; i++) await api.post("/api/weight", { weightKg: 90 - i, ts: longAgo + i * DAY_MS });
+    await api.post("/api/nutrition/items", { date: longAgoDay, name: "meals", kcal: 2500, proteinG: 120 });
+    const asOf = new Date(longAgo + 2 * DAY_MS).toISOString().slice(0, 10);
+    const before = await waitFor("the events to reach the read model", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.trend.length === 3 && insights.days.length === 1 ? insights : undefined;
+    });
+    await deleteFromReadModel(accountId, { forget: true });
     expect(await insightsAsOf(api, asOf)).toEqual(before);
   });
 

@@ -1,22 +1,26 @@
 import { bodyMetricsEvents, insightsDurable, nutritionEvents } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
-import { refreshIntakeDays } from "./sources.ts";
+import { ensureBackfilled, refreshIntakeDays } from "./sources.ts";
 
 /**
  * Every subscription of the insights service, in one place: weigh-ins logged and deleted, and each food-item
- * change, which refreshes its day(s) from nutrition. Each handler is idempotent; durables come from the contracts.
+ * change, which refreshes its day(s) from nutrition; an account met for the first time is back-filled first. Each
+ * handler is idempotent; durables come from the contracts.
  */
 export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
-  await bus.subscribe(bodyMetricsEvents.weightLogged, insightsDurable(bodyMetricsEvents.weightLogged), ({ data }) =>
-    store.addReading(data.accountId, { id: data.readingId, ts: data.ts, weightKg: data.weightKg }),
-  ),
-  await bus.subscribe(bodyMetricsEvents.weightDeleted, insightsDurable(bodyMetricsEvents.weightDeleted), ({ data }) =>
-    store.deleteReading(data.accountId, data.readingId),
-  ),
+  await bus.subscribe(bodyMetricsEvents.weightLogged, insightsDurable(bodyMetricsEvents.weightLogged), async ({ data }) => {
+    await ensureBackfilled(bus, store, data.accountId);
+    await store.addReading(data.accountId, { id: data.readingId, ts: data.ts, weightKg: data.weightKg });
+  }),
+  await bus.subscribe(bodyMetricsEvents.weightDeleted, insightsDurable(bodyMetricsEvents.weightDeleted), async ({ data }) => {
+    await ensureBackfilled(bus, store, data.accountId);
+    await store.deleteReading(data.accountId, data.readingId);
+  }),
   ...(await Promise.all(
     Object.values(nutritionEvents).map((def) =>
       bus.subscribe(def, insightsDurable(def), async ({ data }) => {
+        await ensureBackfilled(bus, store, data.accountId);
         await refreshIntakeDays(bus, store, data.accountId, data.date, data.date);
         if (data.previousDate && data.previousDate !== data.date) {
           await refreshIntakeDays(bus, store, data.accountId, data.previousDate, data.previousDate);

@@ -1,8 +1,13 @@
-import { bodyMetricsBus, nutritionBus } from "@fit/contracts";
+import { bodyMetricsBus, nutritionBus, utcDay } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
 
 const SOURCE_TIMEOUT_MS = 5000;
+const DAY_MS = 86_400_000;
+/** How far back an account's history is copied in the first time the read model meets it: what insights read for a date up to nine months ago. */
+const BACKFILL_DAYS = 400;
+/** Days asked for at once while copying, so no answer outgrows a bus message (several weigh-ins a day for years). */
+const BACKFILL_STEP_DAYS = 100;
 
 /** The days [from, to] as nutrition sums them from its items now, whatever event came first. */
 export const refreshIntakeDays = async (bus: Bus, store: Store, accountId: string, from: string, to: string) => {
@@ -14,4 +19,21 @@ export const refreshIntakeDays = async (bus: Bus, store: Store, accountId: strin
 export const refreshReadings = async (bus: Bus, store: Store, accountId: string, from: number, to: number) => {
   const readings = await bus.request(bodyMetricsBus.weightReadings, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
   await store.replaceReadings(accountId, from, to, readings);
+};
+
+/**
+ * The account's last BACKFILL_DAYS copied in from body-metrics and nutrition, once: an account with history from
+ * before the read model existed (or before it first heard of the account) gets its insights from that history, not
+ * only from the events since. Events and reads call it first; after the first time it is one lookup.
+ */
+export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
+  if (await store.isBackfilled(accountId)) return;
+  // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).
+  const end = now + 2 * DAY_MS;
+  for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
+    const from = to - BACKFILL_STEP_DAYS * DAY_MS;
+    await refreshReadings(bus, store, accountId, from, to);
+    await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
+  }
+  await store.markBackfilled(accountId);
 };

@@ -2,6 +2,7 @@ import { AppError, bodyMetricsBus, operations } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { firstDayRead, insightsOf, todayIn } from "../domain/insights.ts";
+import { ensureBackfilled } from "../handlers/sources.ts";
 import type { Store } from "../store/store.ts";
 
 const TARGETS_TIMEOUT_MS = 5000;
@@ -9,6 +10,7 @@ const DAY_MS = 86_400_000;
 
 /** The insights of an account as of `date` (default its local today): the read model, and the goal from body-metrics. */
 const insightsFor = async (bus: Bus, store: Store, accountId: string, date?: string) => {
+  await ensureBackfilled(bus, store, accountId);
   const profile = await store.getProfile(accountId);
   const asOf = date ?? todayIn(profile.timeZone);
   const from = firstDayRead(asOf);

@@ -22,5 +22,6 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       await tx.profile.deleteMany({ where: { accountId } });
       await tx.weightReading.deleteMany({ where: { accountId } });
       await tx.intakeDay.deleteMany({ where: { accountId } });
+      await tx.backfilledAccount.deleteMany({ where: { accountId } });
     }),
 });

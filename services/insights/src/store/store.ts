@@ -77,6 +77,12 @@ export const createStore = (db: Database) => {
     intakeSince: (accountId: string, from: string) =>
       prisma.intakeDay.findMany({ where: { accountId, date: { gte: from } }, orderBy: { date: "asc" }, select: { date: true, kcal: true, proteinG: true, counted: true } }),
 
+    isBackfilled: async (accountId: string) => (await prisma.backfilledAccount.count({ where: { accountId } })) > 0,
+
+    async markBackfilled(accountId: string) {
+      await prisma.backfilledAccount.createMany({ data: [{ accountId }], skipDuplicates: true });
+    },
+
     /** Every account the read model holds anything of, for the repair pass. */
     async knownAccounts(): Promise<string[]> {
       const rows = await prisma.$queryRaw<{ account_id: string }[]>(Prisma.sql`
