@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
@@ -86,11 +86,18 @@ export const toAppError = (error: unknown): AppError => {
   return byStatus ? new AppError(...byStatus) : new AppError("internal", "internal error");
 };
 
+/**
+ * A client that closed its connection mid-request is no fault of the server: a load run ends with hundreds of them,
+ * and a warning with a stack each would bury the ones that matter.
+ */
+const callerHungUp = (error: unknown, raw: IncomingMessage) => (error as { code?: string }).code === "UND_ERR_ABORTED" || raw.destroyed;
+
 /** Every failure leaves in the envelope; nothing unexpected leaks its text or stack. */
 export const installErrorHandling = (app: FastifyInstance): void => {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.code === "internal") request.log.error({ err: error }, "unexpected error");
+    else if (callerHungUp(error, request.raw)) request.log.debug("the caller hung up before the answer");
     else if (appError.status >= 500) request.log.warn({ err: error }, appError.message);
     if (appError.code === "unauthenticated") void reply.header("www-authenticate", 'Bearer realm="fit"');
     if (appError.retryAfterS !== undefined) void reply.header("retry-after", String(Math.ceil(appError.retryAfterS)));

@@ -214,6 +214,22 @@ describe("request logs", () => {
     expect(await logged("info")).not.toContain("request completed");
   });
 
+  it("warn of a failed upstream, but only note at debug a caller who hung up on a forwarded request", async () => {
+    const lines: string[] = [];
+    const options = loggerOptions("kit", "info") as object;
+    const app = createHttpApp({ name: "kit", logger: { ...options, stream: { write: (line: string) => void lines.push(line) } }, readiness: async () => {} });
+    app.get("/hung-up", async () => {
+      throw Object.assign(new Error("Request aborted"), { code: "UND_ERR_ABORTED" });
+    });
+    app.get("/upstream-down", async () => {
+      throw new AppError("unavailable", "a service is unavailable");
+    });
+    expect((await app.inject({ method: "GET", url: "/hung-up" })).statusCode).toBe(503);
+    expect(lines).toEqual([]);
+    await app.inject({ method: "GET", url: "/upstream-down" });
+    expect(lines.map((line) => JSON.parse(line) as { level: number; msg: string })).toMatchObject([{ level: 40, msg: "a service is unavailable" }]);
+  });
+
   it("never carry a sign-in token or code from the URL", async () => {
     const lines: string[] = [];
     const options = loggerOptions("kit", "debug") as object;
