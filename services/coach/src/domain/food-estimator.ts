@@ -3,7 +3,7 @@ import { amountOf, type Certainty, numberAndAHalf, readAmount, type Reading } fr
 import { normalizeText, splitParts, tokenize } from "./food-text.ts";
 import { tenth } from "./numbers.ts";
 
-export interface Range {
+interface Range {
   low: number;
   high: number;
 }
@@ -33,6 +33,9 @@ const maxGrams = { proteinG: 1000, fatG: 1000, carbsG: 2000, fiberG: 1000 };
 const keepWhole = new RegExp(numberAndAHalf, "gi");
 
 const readingOf = (text: string): Reading => readAmount(tokenize(normalizeText(text)));
+
+/** The words a reading asks the database about, within the question's 200 characters a phrase (nutrition reads 6 words). */
+const phraseOf = (reading: Reading) => reading.food.join(" ").slice(0, 200).trim();
 
 /** The estimate of what `reading` says of `food`, or nothing for a zero amount or one past what an item may hold. */
 const estimate = (reading: Reading, food: DatabaseFood): FoodEstimate | undefined => {
@@ -80,9 +83,9 @@ export const estimateFoods = async (text: string, match: MatchFoods): Promise<{ 
     const joined = `${part.text} and ${next.text}`;
     return { text: joined, reading: readingOf(joined) };
   });
-  const phrases = [...new Set([...parts, ...pairs].flatMap((p) => (p && p.reading.food.length > 0 ? [p.reading.food.join(" ")] : [])))];
+  const phrases = [...new Set([...parts, ...pairs].flatMap((p) => (p && p.reading.food.length > 0 ? [phraseOf(p.reading)] : [])))];
   const found = phrases.length > 0 ? await match(phrases) : [];
-  const foodFor = (reading: Reading) => (reading.food.length > 0 ? (found[phrases.indexOf(reading.food.join(" "))] ?? null) : null);
+  const foodFor = (reading: Reading) => (reading.food.length > 0 ? (found[phrases.indexOf(phraseOf(reading))] ?? null) : null);
 
   const items: FoodEstimate[] = [];
   const unrecognized: string[] = [];

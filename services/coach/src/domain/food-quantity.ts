@@ -1,5 +1,5 @@
 import type { DatabaseFood } from "@fit/contracts";
-import { singularForms } from "./food-text.ts";
+import { sentenceWords, singularForms } from "./food-text.ts";
 
 /** How the grams were arrived at, which decides how wide the range around them is. */
 export type Certainty = "exact" | "counted" | "vague";
@@ -90,7 +90,7 @@ interface Count {
   measure: Measure | null;
 }
 
-/** What the words of one food say: how much (null: nothing said), the size named, and the words left that name the food. */
+/** What the words of one food say: how much (null: nothing said), the size named, and the words left that name the food (a sentence's own words left out). */
 export interface Reading {
   amount: Count | null;
   size: string | null;
@@ -202,7 +202,7 @@ export const readAmount = (tokens: readonly string[]): Reading => {
     i = Math.max(i, j + (unit?.length ?? 0) - 1);
   }
   const amount = counts.find((c) => c.measure?.kind === "mass" || c.measure?.kind === "volume") ?? counts[0] ?? null;
-  return { amount, size, food: tokens.filter((_, i) => !used.has(i)) };
+  return { amount, size, food: tokens.filter((token, i) => !used.has(i) && !sentenceWords.has(token)) };
 };
 
 const hundredths = (value: number) => Math.round(value * 100) / 100;

@@ -27,6 +27,18 @@ export const singularForms = (word: string): string[] => {
   return forms;
 };
 
+/**
+ * Words of a sentence around a food that never name one ("Is a banana a good snack?", "I had two eggs for
+ * breakfast"): left out of what the food database is asked, which wants every word asked to name the food.
+ */
+export const sentenceWords: ReadonlySet<string> = new Set([
+  "i", "im", "ive", "me", "my", "we", "you", "it", "its", "that", "this", "these", "those", "there", "is", "are", "was", "were", "be",
+  "am", "do", "does", "did", "can", "could", "should", "would", "will", "may", "might", "have", "has", "had", "having", "ate", "eat",
+  "eating", "eaten", "just", "also", "then", "for", "at", "as", "to", "in", "today", "tonight", "yesterday", "morning", "afternoon",
+  "evening", "night", "breakfast", "lunch", "dinner", "supper", "snack", "snacks", "meal", "good", "bad", "ok", "okay", "fine",
+  "healthy", "idea", "choice", "option", "how", "many", "much", "what", "about", "calories", "kcal", "protein", "enough", "too", "the",
+]);
+
 /** Words that join two foods: "eggs and toast", "toast with butter", "peanut butter on toast". */
 const joinerWords: readonly string[] = ["and", "with", "plus", "on"];
 

@@ -55,7 +55,7 @@ describe("the verdict", () => {
 describe("the built-in reply", () => {
   it("says it is an estimate, gives the range, the budget, the verdict and what it could not read", () => {
     const reply = estimatorReply([eggs], judgeFood({ kcal: eggs.kcal, proteinG: eggs.proteinG }, grounding(), options), grounding({ missing: ["weight"] }));
-    expect(reply).toMatch(/^Estimate \(USDA food database, not a language model\): 2 large Egg, whole, cooked, hard-boiled: about 155 kcal/);
+    expect(reply).toMatch(/^Estimate \(built-in estimator on the USDA food database, not a language model\): 2 large Egg, whole, cooked, hard-boiled: about 155 kcal/);
     expect(reply).toContain("likely 132–178");
     expect(reply).toContain("On 2026-11-23: 1500 kcal and 90 g protein logged, 500 kcal left of 2000");
     expect(reply).toMatch(/Verdict: /);

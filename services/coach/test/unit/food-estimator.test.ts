@@ -124,6 +124,11 @@ describe("splitting text into foods", () => {
     expect((await estimateFoods("eggs and toast", joinedLoosely.match)).items.map((i) => i.source)).toEqual([egg.id, toast.id]);
   });
 
+  it("asks about the food in a sentence, not the sentence's own words", async () => {
+    expect(await only("Is a banana a good snack?")).toMatchObject({ source: banana.id, quantity: 1, unit: "medium" });
+    expect((await estimate("I had two eggs for breakfast")).items).toMatchObject([{ source: egg.id, quantity: 2 }]);
+  });
+
   it("reports the parts the database has no food for, trimmed and in order", async () => {
     expect(await estimate("two eggs,  a moon rock , toast")).toMatchObject({ unrecognized: ["a moon rock"] });
     expect(await estimate("a moon rock and stardust")).toEqual({ items: [], unrecognized: ["a moon rock", "stardust"] });
@@ -134,6 +139,13 @@ describe("splitting text into foods", () => {
     expect(await estimate(" ,, ;\n")).toEqual({ items: [], unrecognized: [] });
     expect(await estimate("2 cups")).toEqual({ items: [], unrecognized: ["2 cups"] });
     expect(everyday.asked.length).toBe(before);
+  });
+
+  it("asks about at most 200 characters of a food's words", async () => {
+    const long = "cheese ".repeat(100).trim();
+    const before = everyday.asked.length;
+    expect(await estimate(long)).toEqual({ items: [], unrecognized: [long] });
+    expect(everyday.asked.slice(before).flat().every((phrase) => phrase.length <= 200)).toBe(true);
   });
 
   it("stops at the reply's 20 items and reports the parts past them", async () => {
