@@ -211,17 +211,24 @@ const hundredths = (value: number) => Math.round(value * 100) / 100;
 const label = (portion: Portion) => portion.unit.replace(/\([^)]*\)/g, "").split(",")[0]!.trim().slice(0, 30) || "portion";
 const words = (portion: Portion): string[] => portion.unit.toLowerCase().match(/[a-z]+/g) ?? [];
 const gramsEach = (portion: Portion) => portion.grams / portion.amount;
+/** Measures by volume or weight the estimator has no unit of its own for; never a piece of the food. */
+const bulkWords = new Set(["fl", "quart", "gallon", "pint", "package", "packet", "dash", "pinch", "cubic"]);
 const isVolumeOrMass = (portion: Portion) => {
   const [first] = words(portion);
-  return first !== undefined && (mlPerUnit.has(first) || gramsPerUnit.has(first) || first === "fl");
+  return first !== undefined && (mlPerUnit.has(first) || gramsPerUnit.has(first) || bulkWords.has(first));
 };
 const isServing = (portion: Portion) => words(portion).includes("serving");
 
-/** One of the food counted as a piece: the size said, else medium, else large, else its first measure that is neither a volume nor a serving. */
-const piece = (portions: readonly Portion[], size: string | null) => {
-  const pieces = portions.filter((p) => !isVolumeOrMass(p) && !isServing(p));
+/**
+ * One of the food counted as a piece: the size said, else the measure named by a word of the food ("breast" for
+ * chicken breast), else medium, else large, else its first measure of one thing that is neither a volume nor a
+ * serving ("50 berries" is no piece).
+ */
+const piece = (portions: readonly Portion[], { size, food }: Pick<Reading, "size" | "food">) => {
+  const pieces = portions.filter((p) => p.amount <= 1 && !isVolumeOrMass(p) && !isServing(p));
   const sized = (word: string) => pieces.find((p) => words(p)[0] === word);
-  return (size && sized(size === "big" || size === "jumbo" ? "large" : size)) || sized("medium") || sized("large") || pieces[0];
+  const named = pieces.find((p) => food.some((word) => singularForms(word).includes(words(p)[0] ?? "")));
+  return (size && sized(size === "big" || size === "jumbo" ? "large" : size)) || named || sized("medium") || sized("large") || pieces[0];
 };
 
 /** Grams per ml of the food, from a measure of it by volume; water's when it has none. */
@@ -234,9 +241,9 @@ const density = (portions: readonly Portion[]) => {
   return 1;
 };
 
-/** One typical serving: the food's serving measure, else one piece, else its first measure, else 100 g. */
-const serving = (portions: readonly Portion[], size: string | null): { grams: number; unit: string } => {
-  const chosen = portions.find(isServing) ?? piece(portions, size) ?? portions[0];
+/** One typical serving: the food's serving measure, else one piece, else a cup, else its first measure, else 100 g. */
+const serving = (portions: readonly Portion[], reading: Reading): { grams: number; unit: string } => {
+  const chosen = portions.find(isServing) ?? piece(portions, reading) ?? portions.find((p) => words(p)[0] === "cup") ?? portions[0];
   return chosen ? { grams: gramsEach(chosen), unit: label(chosen) } : { grams: 100, unit: "g" };
 };
 
@@ -245,10 +252,11 @@ const serving = (portions: readonly Portion[], size: string | null): { grams: nu
  * measure of that name or its density; a measure word through the food's measure of that name ("slice") or a
  * fixed container; a bare count in pieces ("2 eggs": two of its large measure); nothing said, one serving, vaguely.
  */
-export const amountOf = ({ amount, size }: Reading, food: Pick<DatabaseFood, "portions">): Amount => {
+export const amountOf = (reading: Reading, food: Pick<DatabaseFood, "portions">): Amount => {
   const { portions } = food;
+  const { amount } = reading;
   if (amount === null) {
-    const { grams, unit } = serving(portions, size);
+    const { grams, unit } = serving(portions, reading);
     return { quantity: 1, unit, grams, certainty: "vague" };
   }
   const { count, vague, measure } = amount;
@@ -276,12 +284,12 @@ export const amountOf = ({ amount, size }: Reading, food: Pick<DatabaseFood, "po
         const grams = count * (container.grams ?? (container.ml ?? 0) * density(portions));
         return { quantity: hundredths(count), unit: measure.word, grams, certainty: container.vague ? "vague" : certainty("counted") };
       }
-      const { grams, unit } = serving(portions, size);
+      const { grams, unit } = serving(portions, reading);
       return { quantity: hundredths(count), unit, grams: count * grams, certainty: certainty("counted") };
     }
     default: {
-      const one = piece(portions, size);
-      const { grams, unit } = one ? { grams: gramsEach(one), unit: label(one) } : serving(portions, size);
+      const one = piece(portions, reading);
+      const { grams, unit } = one ? { grams: gramsEach(one), unit: label(one) } : serving(portions, reading);
       return { quantity: hundredths(count), unit, grams: count * grams, certainty: certainty("counted") };
     }
   }

@@ -14,12 +14,13 @@ const food = (id: number, name: string, per100g: DatabaseFood["per100g"], portio
 });
 const egg = food(173424, "Egg, whole, cooked, hard-boiled", { kcal: 155, proteinG: 12.58, fatG: 10.61, carbsG: 1.12, fiberG: 0 }, [[1, "cup, chopped", 136], [1, "tbsp", 8.5], [1, "large", 50]]);
 const toast = food(174925, "Bread, white, commercially prepared, toasted", { kcal: 290, proteinG: 9, fatG: 4, carbsG: 54.5, fiberG: 2.9 }, [[1, "oz", 28.35], [1, "cup, crumbs", 45], [1, "slice, large", 27], [1, "slice", 22]]);
-const chicken = food(171477, "Chicken, broilers or fryers, breast, meat only, cooked, roasted", { kcal: 165, proteinG: 31.02, fatG: 3.57, carbsG: 0, fiberG: 0 }, [[1, "cup, chopped or diced", 140], [0.5, "breast, bone and skin removed", 86]], false);
+const chicken = food(171477, "Chicken, broilers or fryers, breast, meat only, cooked, roasted", { kcal: 165, proteinG: 31.02, fatG: 3.57, carbsG: 0, fiberG: 0 }, [[1, "cup, chopped or diced", 140], [1, "unit (yield from 1 lb ready-to-cook chicken)", 52], [0.5, "breast, bone and skin removed", 86]], false);
 const rice = food(168878, "Rice, white, long-grain, regular, enriched, cooked", { kcal: 130, proteinG: 2.69, fatG: 0.28, carbsG: 28.17, fiberG: 0.4 }, [[1, "cup", 158]]);
 const banana = food(173944, "Bananas, raw", { kcal: 89, proteinG: 1.09, fatG: 0.33, carbsG: 22.84, fiberG: 2.6 }, [[1, "cup, mashed", 225], [1, "small (6\" to 6-7/8\" long)", 101], [1, "medium (7\" to 7-7/8\" long)", 118], [1, "large (8\" to 8-7/8\" long)", 136], [1, "NLEA serving", 126]]);
-const milk = food(171265, "Milk, whole, 3.25% milkfat, with added vitamin D", { kcal: 61, proteinG: 3.15, fatG: 3.25, carbsG: 4.8, fiberG: 0 }, [[1, "cup", 244], [1, "fl oz", 30.5], [1, "tbsp", 15]]);
+const milk = food(171265, "Milk, whole, 3.25% milkfat, with added vitamin D", { kcal: 61, proteinG: 3.15, fatG: 3.25, carbsG: 4.8, fiberG: 0 }, [[1, "quart", 976], [1, "cup", 244], [1, "fl oz", 30.5], [1, "tbsp", 15]]);
 const mac = food(169770, "Macaroni and cheese, box mix with cheese sauce, prepared", { kcal: 164, proteinG: 6.68, fatG: 4.99, carbsG: 23.1, fiberG: 1.2 }, [[1, "cup prepared", 189]]);
 const cheese = food(173414, "Cheese, cheddar", { kcal: 403, proteinG: 24.9, fatG: 33.14, carbsG: 1.28, fiberG: 0 }, [[1, "oz", 28.35], [1, "slice (1 oz)", 28]]);
+const blueberries = food(171711, "Blueberries, raw", { kcal: 57, proteinG: 0.74, fatG: 0.33, carbsG: 14.49, fiberG: 2.4 }, [[1, "cup", 148], [50, "berries", 68]]);
 const salt = food(173468, "Salt, table", { kcal: 0, proteinG: 0, fatG: 0, carbsG: 0, fiberG: 0 }, [[1, "tsp", 6], [1, "dash", 0.4]]);
 
 /** Nutrition's side, as a table of phrases: the phrases asked are recorded, a phrase not in the table has no food. */
@@ -31,7 +32,7 @@ const database = (foods: Record<string, DatabaseFood>) => {
   };
   return { asked, match };
 };
-const everyday = database({ eggs: egg, egg, toast, "chicken breast": chicken, chicken, rice, banana, bananas: banana, milk, "mac cheese": mac, "mac and cheese": mac, mac, cheese, salt });
+const everyday = database({ eggs: egg, egg, toast, "chicken breast": chicken, chicken, rice, banana, bananas: banana, milk, "mac cheese": mac, "mac and cheese": mac, mac, cheese, salt, blueberries });
 const estimate = (text: string) => estimateFoods(text, everyday.match);
 
 const only = async (text: string): Promise<FoodEstimate> => {
@@ -90,6 +91,10 @@ describe("amounts on the food's household measures", () => {
   it("gives one typical serving, as a guess, when no amount is said", async () => {
     expect(await only("banana")).toEqual({ quantity: 1, unit: "NLEA serving", ...numbers(banana, 126, vague) });
     expect(await only("rice")).toEqual({ quantity: 1, unit: "cup", ...numbers(rice, 158, vague) });
+    expect(await only("chicken breast"), "the measure the food's words name").toMatchObject({ quantity: 1, unit: "breast", grams: 172 });
+    // Neither "50 berries" nor a quart is one of a food: a cup is its serving then.
+    expect(await only("blueberries")).toMatchObject({ quantity: 1, unit: "cup", grams: 148 });
+    expect(await only("milk")).toMatchObject({ quantity: 1, unit: "cup", grams: 244 });
   });
 
   it("refuses a zero amount and one past what an item may hold, and reports them", async () => {
