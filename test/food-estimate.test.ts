@@ -1,6 +1,7 @@
-// POST /api/nutrition/estimate: the describe route's estimate as a preview, with nothing logged.
+// POST /api/nutrition/estimate and /describe: food from words, each item the food database's food (asked of
+// nutrition over the bus by the coach) with its macros and its `usda:<fdc_id>`.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { FoodEstimated } from "@fit/contracts";
+import { FoodDescribed, FoodEstimated, type FoodEstimate } from "@fit/contracts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 
@@ -13,19 +14,67 @@ afterAll(() => system?.stop());
 
 const DAY = new Date().toISOString().slice(0, 10);
 
+const estimated = async (text: string) => {
+  const api = client(system.url, (await system.account()).key);
+  const response = await api.post("/api/nutrition/estimate", { text });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return FoodEstimated.parse(response.body);
+};
+
+/** The database's food as GET /api/foods/{id} gives it, to check an estimate's numbers against. */
+const foodOf = async (item: FoodEstimate) => {
+  const api = client(system.url, (await system.account()).key);
+  const response = await api.get(`/api/foods/${item.source}`);
+  expect(response.status).toBe(200);
+  return response.body as { name: string; per100g: { kcal: number; proteinG: number; fatG: number; carbsG: number; fiberG: number } };
+};
+
 describe("estimating food from words", () => {
-  it("answers the items with their ranges and sources and logs nothing", async () => {
+  it("answers each food from the database with its amount, macros, range and source, and logs nothing", async () => {
     const api = client(system.url, (await system.account()).key);
-    const response = await api.post("/api/nutrition/estimate", { text: "two eggs and a banana" });
+    const response = await api.post("/api/nutrition/estimate", { text: "two eggs and a slice of toast" });
     expect(response.status).toBe(200);
-    const estimated = FoodEstimated.parse(response.body);
-    expect(estimated.items.length).toBeGreaterThanOrEqual(2);
-    for (const item of estimated.items) {
-      expect(item.kcal).toBeGreaterThan(0);
+    const { items, unrecognized } = FoodEstimated.parse(response.body);
+    expect(unrecognized).toEqual([]);
+    expect(items.map((i) => i.name)).toEqual([expect.stringMatching(/^Egg, whole, cooked/), expect.stringMatching(/^Bread, .*toasted/)]);
+    for (const item of items) {
+      expect(item.source).toMatch(/^usda:\d+$/);
+      const food = await foodOf(item);
+      expect(item.name).toBe(food.name);
+      const grams = item.grams!;
+      expect(item.kcal).toBe(Math.round((grams * food.per100g.kcal) / 100));
+      expect(item.proteinG).toBeCloseTo((grams * food.per100g.proteinG) / 100, 0);
+      expect([item.fatG, item.carbsG, item.fiberG].map((g) => g ?? -1)).toEqual([food.per100g.fatG, food.per100g.carbsG, food.per100g.fiberG].map((per100g) => Math.round(grams * per100g) / 100).map((g) => Math.round(g * 10) / 10));
       expect(item.kcalRange.low).toBeLessThanOrEqual(item.kcal);
-      expect(item.source).toMatch(/^table:/);
+      expect(item.kcalRange.high).toBeGreaterThanOrEqual(item.kcal);
     }
+    // Two of the large egg measure (50 g each), one slice.
+    expect(items[0]).toMatchObject({ quantity: 2, unit: "large", grams: 100 });
+    expect(items[1]).toMatchObject({ quantity: 1, unit: "slice" });
     expect((await api.get(`/api/nutrition/items?date=${DAY}`)).body).toEqual([]);
+  });
+
+  it("keeps mac and cheese one food, weighs chicken as said and cooked, and a carrot said raw raw", async () => {
+    const mac = await estimated("a cup of mac and cheese");
+    expect(mac.unrecognized).toEqual([]);
+    expect(mac.items).toEqual([expect.objectContaining({ name: expect.stringMatching(/^Macaroni and cheese/i), quantity: 1, unit: "cup" })]);
+
+    const chicken = await estimated("150 g chicken breast");
+    expect(chicken.items).toEqual([expect.objectContaining({ name: expect.stringMatching(/^Chicken, .*breast.*cooked/), quantity: 150, unit: "g", grams: 150 })]);
+    expect(chicken.items[0]!.proteinG).toBeGreaterThan(40);
+
+    const carrot = await estimated("a raw carrot");
+    expect(carrot.items).toEqual([expect.objectContaining({ name: "Carrots, raw", quantity: 1, unit: "medium", grams: 61 })]);
+  });
+
+  it("logs what it described with the estimate's macros and source", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const response = await api.post("/api/nutrition/describe", { text: "a banana", date: DAY });
+    expect(response.status).toBe(200);
+    const [item] = FoodDescribed.parse(response.body).items;
+    expect(item).toMatchObject({ name: "Bananas, raw", estimate: { source: "usda:173944" } });
+    expect([item!.fatG, item!.carbsG, item!.fiberG].every((g) => typeof g === "number" && g >= 0)).toBe(true);
+    expect(item!.carbsG).toBeGreaterThan(20);
   });
 
   it("refuses text without a food, as describing does", async () => {
@@ -33,5 +82,19 @@ describe("estimating food from words", () => {
     const response = await api.post("/api/nutrition/estimate", { text: "the quick brown fox" });
     expect(response.status).toBe(400);
     expect(response.body.error).toBe("no food recognised in text");
+  });
+});
+
+describe("the embedded mode", () => {
+  it("estimates from the database too, over its in-process bus", async () => {
+    const embedded = await startSystem({ embedded: true });
+    try {
+      const api = client(embedded.url, (await embedded.account()).key);
+      const answered = await api.post("/api/nutrition/estimate", { text: "two eggs" });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+      expect(FoodEstimated.parse(answered.body).items[0]!.source).toMatch(/^usda:/);
+    } finally {
+      await embedded.stop();
+    }
   });
 });

@@ -96,7 +96,7 @@ export const busAccess = {
     buckets: [],
   },
   coach: {
-    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems],
+    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems, nutritionBus.matchFoods],
     publishes: [],
     consumes: [accountDeletion("coach")],
     broadcasts: [],

@@ -38,7 +38,7 @@ export const CoachUsage = z
     calls: z.number().int().meta({ description: "Calls the coach accepted today, counted as they start, whatever their outcome." }),
     tokens: z.number().int().meta({ description: "Model tokens (prompt and answer) those calls used; 0 for the built-in estimator." }),
     limits: z.object({ callsPerDay: z.number().int(), tokensPerDay: z.number().int() }),
-    estimator: z.string().meta({ description: "`table` (the built-in estimator, no model) or `model:<name>`." }),
+    estimator: z.string().meta({ description: "`database` (the built-in estimator on the USDA food database, no model) or `model:<name>`." }),
   })
   .meta({ id: "CoachUsage" });
 

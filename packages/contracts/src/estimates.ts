@@ -8,7 +8,7 @@ export const EstimateRange = z.object({ low: z.number(), high: z.number() }).met
 export const EstimateSource = z
   .string()
   .max(200)
-  .meta({ description: "Provenance: `table:<entry>` for the built-in table, `model:<name>` for a language model." });
+  .meta({ description: "Provenance: `usda:<fdc_id>` for the food database (the built-in estimator), `model:<name>` for a language model." });
 
 /** One food as the coach estimated it; nutrition logs it with its range and source. */
 export const FoodEstimate = z.object({
@@ -20,6 +20,10 @@ export const FoodEstimate = z.object({
   kcalRange: EstimateRange,
   proteinG: z.number().min(0).max(1000),
   proteinRange: EstimateRange,
+  /** Grams for the amount; null when the source has no value (a language model gives none). */
+  fatG: z.number().min(0).max(1000).nullable(),
+  carbsG: z.number().min(0).max(2000).nullable(),
+  fiberG: z.number().min(0).max(1000).nullable(),
   source: EstimateSource,
 });
 export type FoodEstimate = z.infer<typeof FoodEstimate>;

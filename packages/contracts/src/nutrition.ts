@@ -234,6 +234,22 @@ export const nutritionEvents = {
   itemDeleted: defineEvent({ subject: "nutrition.item.deleted", stream: "NUTRITION", data: ItemChanged }),
 };
 
+/** A food of the database as an estimate needs it: per-100 g values and household portions with their grams. */
+const DatabaseFood = z.object({
+  id: FoodId,
+  name: z.string(),
+  per100g: z.object({
+    kcal: z.number(),
+    proteinG: z.number(),
+    fatG: z.number().nullable(),
+    carbsG: z.number().nullable(),
+    fiberG: z.number().nullable(),
+  }),
+  portions: z.array(z.object({ amount: z.number(), unit: z.string(), grams: z.number() })),
+  inHead: z.boolean(),
+});
+export type DatabaseFood = z.infer<typeof DatabaseFood>;
+
 export const nutritionBus = {
   dayTotal: defineEndpoint({
     subject: "nutrition.day-total.get",
@@ -253,5 +269,17 @@ export const nutritionBus = {
     service: "nutrition",
     request: z.object({ accountId, date: CalendarDate }),
     reply: z.array(z.object({ name: z.string(), kcal: z.number(), proteinG: z.number() })),
+  }),
+  /**
+   * The food database's best food for each phrase (the words naming a food, amounts left out), in order; null
+   * where none fits (docs/decisions/0074-food-estimates-from-the-food-database.md). `inHead`: every word of the
+   * phrase is in the food's name before its first comma ("Macaroni and cheese, …"), so a phrase joined by "and"
+   * names that one food rather than two.
+   */
+  matchFoods: defineEndpoint({
+    subject: "nutrition.foods.match",
+    service: "nutrition",
+    request: z.object({ accountId, phrases: z.array(z.string().min(1).max(200)).min(1).max(40) }),
+    reply: z.object({ matches: z.array(DatabaseFood.nullable()) }),
   }),
 };

@@ -22,7 +22,10 @@ const coachEnv = baseEnv(3104).extend({
   COACH_START_SPACING_MS: z.coerce.number().min(0).max(1000).default(5),
   COACH_DAILY_CALLS: z.coerce.number().int().min(1).default(300),
   COACH_DAILY_TOKENS: z.coerce.number().int().min(1).default(300_000),
-  /** Deadline of each grounding question (weight, targets, the day's food) before the coach answers without it. */
+  /**
+   * Deadline of each grounding question (weight, targets, the day's food) before the coach answers without it, and
+   * of the food database's answer for an estimate (without it the estimate fails).
+   */
   COACH_GROUNDING_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1500),
   /** Placed in the system prompt; a reply containing it is withheld. Unset: a random one per process. */
   COACH_CANARY: z

@@ -31,8 +31,8 @@ const DraftItem = ({ draft, index, remove }: { draft: Draft; index: number; remo
       <div class="row">
         {input("kcal", round(estimate.kcal, 0), `estimate ${round(estimate.kcalRange.low, 0)}–${round(estimate.kcalRange.high, 0)}`)}
         {input("proteinG", round(estimate.proteinG, 1), `estimate ${round(estimate.proteinRange.low, 1)}–${round(estimate.proteinRange.high, 1)}`)}
-        {input("carbsG", null)}
-        {input("fatG", null)}
+        {input("carbsG", estimate.carbsG === null ? null : round(estimate.carbsG, 1))}
+        {input("fatG", estimate.fatG === null ? null : round(estimate.fatG, 1))}
       </div>
       <button type="button" class="link" onClick={remove}>Leave out {estimate.name}</button>
       <FormProblem error={error ?? null} />

@@ -42,12 +42,12 @@ const missingLine = ({ missing }: Pick<Grounding, "missing">): string | null =>
 
 /**
  * The built-in coach's answer: the estimate with its range, the budget fit, a blunt verdict and a better option.
- * It says plainly that it is an estimate from a table, not a language model.
+ * It says plainly that it is an estimate from the food database, not a language model.
  */
 export const estimatorReply = (estimate: readonly FoodEstimate[], judgement: Judgement | null, grounding: Grounding): string => {
   const lines = [
     estimate.length > 0
-      ? `Estimate (${estimate.every((i) => i.source.startsWith("table:")) ? "built-in food table, not a language model" : "the model's, as logged"}): ${estimateLine(estimate)}`
+      ? `Estimate (${estimate.every((i) => i.source.startsWith("usda:")) ? "built-in estimator on the USDA food database, not a language model" : "the model's, as logged"}): ${estimateLine(estimate)}`
       : "I read no food in your message, so here is your day so far (to have a food judged, name it with an amount, e.g. \"two slices of pizza\").",
     budgetLine(grounding),
   ];

@@ -1,21 +1,17 @@
-import type { FoodEntry } from "./food-table.ts";
-import { singularForms } from "./food-text.ts";
+import type { DatabaseFood } from "@fit/contracts";
+import { sentenceWords, singularForms } from "./food-text.ts";
 
 /** How the grams were arrived at, which decides how wide the range around them is. */
 export type Certainty = "exact" | "counted" | "vague";
 
-interface Amount {
+export interface Amount {
   quantity: number;
   unit: string;
   grams: number;
   certainty: Certainty;
 }
 
-/** Where the food's own name sits among the tokens; quantity words are never read from there ("half and half"). */
-export interface TokenSpan {
-  start: number;
-  end: number;
-}
+type Portion = DatabaseFood["portions"][number];
 
 const each = <T>(words: readonly string[], value: T) => words.map((word): [string, T] => [word, value]);
 
@@ -26,6 +22,7 @@ const gramsPerUnit: ReadonlyMap<string, number> = new Map([
   ...each(["lb", "pound"], 453.592),
 ]);
 
+/** Volumes; the household ones ("cup", "tbsp") are read through the food's own measure of that name when it has one. */
 const mlPerUnit: ReadonlyMap<string, number> = new Map([
   ...each(["ml", "milliliter", "millilitre"], 1),
   ...each(["l", "liter", "litre"], 1000),
@@ -35,16 +32,15 @@ const mlPerUnit: ReadonlyMap<string, number> = new Map([
   ...each(["tbsp", "tbs", "tablespoon", "spoon", "spoonful"], 15),
   ...each(["tsp", "teaspoon"], 5),
 ]);
-
+const metricVolumes = new Set(["ml", "milliliter", "millilitre", "l", "liter", "litre", "cl", "dl"]);
 const fluidOunceMl = 29.5735;
 
-/** Words that mean "one of the food's portion", whatever that portion is. */
-const portionWords = new Set(["slice", "piece", "pc", "serving", "portion"]);
+/** Words that mean one of the food's own measures when it has one of that name ("a slice of toast", "a stick of butter"). */
+const portionWords = new Set(["slice", "piece", "pc", "serving", "portion", "stick", "fillet", "breast", "leaf", "head", "container", "pat", "patty", "fruit"]);
 
 /**
- * Household measures a food has no portion of its own for. Volumes go through the food's density, so a
- * bowl of cereal weighs far less than a bowl of soup. Vague ones (bowls, plates, handfuls vary a lot) get
- * the wide range.
+ * Household measures the database gives few foods: fixed sizes, volumes through the food's density (a bowl of
+ * cereal weighs far less than a bowl of soup). Vague ones (bowls, plates, handfuls vary a lot) get the wide range.
  */
 const containers: ReadonlyMap<string, { ml?: number; grams?: number; vague: boolean }> = new Map([
   ["bowl", { ml: 350, vague: true }],
@@ -57,18 +53,6 @@ const containers: ReadonlyMap<string, { ml?: number; grams?: number; vague: bool
   ["can", { ml: 330, vague: false }],
   ["pint", { ml: 500, vague: false }],
   ["scoop", { grams: 30, vague: false }],
-]);
-
-/**
- * How many of the table's slices a whole is, by the size said (the table says why a whole is eight). Smaller
- * sizes go by a pizza's area: a 12" medium is about three quarters of a 14" large, a 10" small about half.
- * `unit` is what the amount is then given in: "1 whole pepperoni pizza", "2 small cheese pizza".
- */
-const fullSize = { slices: 8, unit: "whole" };
-const wholeSizes: ReadonlyMap<string, { slices: number; unit: string }> = new Map([
-  ...each(["whole", "large", "big", "regular"], fullSize),
-  ...each(["medium"], { slices: 6, unit: "medium" }),
-  ...each(["small", "personal", "mini"], { slices: 4, unit: "small" }),
 ]);
 
 const numberWords = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
@@ -87,26 +71,31 @@ const wordValues: ReadonlyMap<string, number> = new Map([
 const vagueWords = new Set(["few", "several", "some", "bit", "little"]);
 const articles = new Set(["a", "an"]);
 
+/** A size said picks the food's measure of that size ("2 large eggs", "a small banana"). */
+const sizes = new Set(["small", "medium", "large", "big", "jumbo"]);
 /** Words that may stand between a number and its unit: "2 large slices", "a couple of cups", "2 x 100 g". */
-const fillers = new Set(["of", "x", "small", "medium", "large", "big", "extra", "huge", "jumbo", "thick", "thin", "full", "heaping", "heaped", "level", "generous", "regular"]);
+const fillers = new Set(["of", "x", "extra", "huge", "thick", "thin", "full", "heaping", "heaped", "level", "generous", "regular", ...sizes]);
 
 /** "2 and a half" is one quantity; the text splitter must not cut it at "and". */
 export const numberAndAHalf = String.raw`\b(?:\d+|${numberWords.join("|")})\s+and\s+a\s+half\b`;
 
 type Measure =
   | { kind: "mass"; grams: number }
-  | { kind: "volume"; ml: number }
-  | { kind: "portion" }
-  | { kind: "container"; word: string; ml?: number; grams?: number; vague: boolean }
-  | { kind: "whole"; slices: number; unit: string };
+  | { kind: "volume"; ml: number; word: string }
+  | { kind: "word"; word: string };
 
-interface Reading {
+interface Count {
   count: number;
   vague: boolean;
   measure: Measure | null;
 }
 
-type TokenAt = (i: number) => string | undefined;
+/** What the words of one food say: how much (null: nothing said), the size named, and the words left that name the food (a sentence's own words left out). */
+export interface Reading {
+  amount: Count | null;
+  size: string | null;
+  food: string[];
+}
 
 const numeral = (token: string | undefined): number | undefined => {
   if (token === undefined) return undefined;
@@ -121,7 +110,8 @@ const numeral = (token: string | undefined): number | undefined => {
  * A number written in digits, a fraction or words, from token `i`; where it ends and whether it is vague. Zero
  * and absurd counts are read as said, for the estimator to refuse rather than guess a portion instead.
  */
-const readNumber = (at: TokenAt, i: number): { value: number; next: number; vague: boolean } | null => {
+const readNumber = (tokens: readonly string[], i: number): { value: number; next: number; vague: boolean } | null => {
+  const at = (k: number) => tokens[k];
   const token = at(i);
   if (token === undefined) return null;
   let next = i + 1;
@@ -155,87 +145,152 @@ const readNumber = (at: TokenAt, i: number): { value: number; next: number; vagu
   return { value, next, vague: word !== undefined && vagueWords.has(word) };
 };
 
-/** The unit the token at `i` names for this food, if any. */
-const readMeasure = (at: TokenAt, i: number, entry: FoodEntry): Measure | null => {
-  const word = at(i);
+/** The unit the token at `i` names and how many tokens it takes, if any. */
+const readMeasure = (tokens: readonly string[], i: number): { measure: Measure; length: number } | null => {
+  const word = tokens[i];
   if (word === undefined) return null;
-  if (word === "fl" && ["oz", "ounce", "ounces"].includes(at(i + 1) ?? "")) return { kind: "volume", ml: fluidOunceMl };
+  if (word === "fl" && ["oz", "ounce", "ounces"].includes(tokens[i + 1] ?? "")) return { measure: { kind: "volume", ml: fluidOunceMl, word: "fl oz" }, length: 2 };
   for (const form of singularForms(word)) {
     const grams = gramsPerUnit.get(form);
-    if (grams !== undefined) return { kind: "mass", grams };
+    if (grams !== undefined) return { measure: { kind: "mass", grams }, length: 1 };
     const ml = mlPerUnit.get(form);
-    if (ml !== undefined) return { kind: "volume", ml };
-    // The food's own portion wins over a generic measure: a can of tuna is not 330 ml of tuna.
-    if (form === entry.portion.label || portionWords.has(form)) return { kind: "portion" };
-    const container = containers.get(form);
-    if (container) return { kind: "container", word: form, ...container };
+    if (ml !== undefined) return { measure: { kind: "volume", ml, word: form }, length: 1 };
+    if (portionWords.has(form) || containers.has(form)) return { measure: { kind: "word", word: form }, length: 1 };
   }
   return null;
 };
 
-const skipFillers = (at: TokenAt, i: number): number => {
-  let j = i;
-  while (fillers.has(at(j) ?? "")) j++;
-  return j;
+/**
+ * How much the tokens of one food say and which words are left to name it. Every number is read with the unit
+ * after it; a mass or volume wins over a bare count ("a 200 g steak"), else the first one counts. A unit word alone
+ * before "of" ("glass of milk") means one of it.
+ */
+export const readAmount = (tokens: readonly string[]): Reading => {
+  const used = new Set<number>();
+  const counts: Count[] = [];
+  let size: string | null = null;
+  const skipFillers = (from: number) => {
+    let j = from;
+    while (fillers.has(tokens[j] ?? "")) {
+      if (sizes.has(tokens[j]!)) size ??= tokens[j]!;
+      used.add(j++);
+    }
+    return j;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    if (used.has(i)) continue;
+    const number = readNumber(tokens, i);
+    // A unit word without a number counts one only as "<unit> of": "glass of milk", not the "breast" of "chicken breast".
+    const lone = number === null ? readMeasure(tokens, i) : null;
+    if (lone && tokens[i + lone.length] !== "of") continue;
+    if (!number && !lone) {
+      if (sizes.has(tokens[i]!)) {
+        size ??= tokens[i]!;
+        used.add(i);
+      }
+      continue;
+    }
+    const start = number ? number.next : i;
+    for (let k = i; k < start; k++) used.add(k);
+    const j = skipFillers(start);
+    const unit = number ? readMeasure(tokens, j) : lone;
+    if (unit) {
+      for (let k = j; k < j + unit.length; k++) used.add(k);
+      if (tokens[j + unit.length] === "of") used.add(j + unit.length);
+    }
+    counts.push({ count: number?.value ?? 1, vague: number?.vague ?? false, measure: unit?.measure ?? null });
+    i = Math.max(i, j + (unit?.length ?? 0) - 1);
+  }
+  const amount = counts.find((c) => c.measure?.kind === "mass" || c.measure?.kind === "volume") ?? counts[0] ?? null;
+  return { amount, size, food: tokens.filter((token, i) => !used.has(i) && !sentenceWords.has(token)) };
 };
-
-const isMeasured = (reading: Reading) => reading.measure?.kind === "mass" || reading.measure?.kind === "volume";
 
 const hundredths = (value: number) => Math.round(value * 100) / 100;
 
-const toAmount = ({ count, vague, measure }: Reading, entry: FoodEntry): Amount => {
-  const density = entry.mlDensity ?? 1;
+/** A measure's own words, its size and description left out: "medium (7" to 7-7/8" long)" → "medium", "cup, chopped" → "cup". */
+const label = (portion: Portion) => portion.unit.replace(/\([^)]*\)/g, "").split(",")[0]!.trim().slice(0, 30) || "portion";
+const words = (portion: Portion): string[] => portion.unit.toLowerCase().match(/[a-z]+/g) ?? [];
+const gramsEach = (portion: Portion) => portion.grams / portion.amount;
+/** Measures by volume or weight the estimator has no unit of its own for; never a piece of the food. */
+const bulkWords = new Set(["fl", "quart", "gallon", "pint", "package", "packet", "dash", "pinch", "cubic"]);
+const isVolumeOrMass = (portion: Portion) => {
+  const [first] = words(portion);
+  return first !== undefined && (mlPerUnit.has(first) || gramsPerUnit.has(first) || bulkWords.has(first));
+};
+const isServing = (portion: Portion) => words(portion).includes("serving");
+
+/**
+ * One of the food counted as a piece: the size said, else the measure named by a word of the food ("breast" for
+ * chicken breast), else medium, else large, else its first measure of one thing that is neither a volume nor a
+ * serving ("50 berries" is no piece).
+ */
+const piece = (portions: readonly Portion[], { size, food }: Pick<Reading, "size" | "food">) => {
+  const pieces = portions.filter((p) => p.amount <= 1 && !isVolumeOrMass(p) && !isServing(p));
+  const sized = (word: string) => pieces.find((p) => words(p)[0] === word);
+  const named = pieces.find((p) => food.some((word) => singularForms(word).includes(words(p)[0] ?? "")));
+  return (size && sized(size === "big" || size === "jumbo" ? "large" : size)) || named || sized("medium") || sized("large") || pieces[0];
+};
+
+/** Grams per ml of the food, from a measure of it by volume; water's when it has none. */
+const density = (portions: readonly Portion[]) => {
+  for (const portion of portions) {
+    const [first, second] = words(portion);
+    const ml = first === "fl" && second === "oz" ? fluidOunceMl : first === undefined ? undefined : mlPerUnit.get(first);
+    if (ml !== undefined && !metricVolumes.has(first!)) return gramsEach(portion) / ml;
+  }
+  return 1;
+};
+
+/** One typical serving: the food's serving measure, else one piece, else a cup, else its first measure, else 100 g. */
+const serving = (portions: readonly Portion[], reading: Reading): { grams: number; unit: string } => {
+  const chosen = portions.find(isServing) ?? piece(portions, reading) ?? portions.find((p) => words(p)[0] === "cup") ?? portions[0];
+  return chosen ? { grams: gramsEach(chosen), unit: label(chosen) } : { grams: 100, unit: "g" };
+};
+
+/**
+ * The words' amount in grams of `food`, on its household measures: a weight as said; a volume through the food's
+ * measure of that name or its density; a measure word through the food's measure of that name ("slice") or a
+ * fixed container; a bare count in pieces ("2 eggs": two of its large measure); nothing said, one serving, vaguely.
+ */
+export const amountOf = (reading: Reading, food: Pick<DatabaseFood, "portions">): Amount => {
+  const { portions } = food;
+  const { amount } = reading;
+  if (amount === null) {
+    const { grams, unit } = serving(portions, reading);
+    return { quantity: 1, unit, grams, certainty: "vague" };
+  }
+  const { count, vague, measure } = amount;
+  const certainty = (sure: Certainty): Certainty => (vague ? "vague" : sure);
   switch (measure?.kind) {
     case "mass": {
       const grams = count * measure.grams;
-      return { quantity: hundredths(grams), unit: "g", grams, certainty: vague ? "vague" : "exact" };
+      return { quantity: hundredths(grams), unit: "g", grams, certainty: certainty("exact") };
     }
     case "volume": {
-      const ml = count * measure.ml;
-      return { quantity: hundredths(ml), unit: "ml", grams: ml * density, certainty: vague ? "vague" : "exact" };
+      if (metricVolumes.has(measure.word)) {
+        const ml = count * measure.ml;
+        return { quantity: hundredths(ml), unit: "ml", grams: ml * density(portions), certainty: certainty("exact") };
+      }
+      const own = portions.find((p) => words(p)[0] === measure.word);
+      const grams = count * (own ? gramsEach(own) : measure.ml * density(portions));
+      return { quantity: hundredths(count), unit: measure.word, grams, certainty: certainty("counted") };
     }
-    case "container": {
-      const grams = count * (measure.grams ?? (measure.ml ?? 0) * density);
-      return { quantity: hundredths(count), unit: measure.word, grams, certainty: vague || measure.vague ? "vague" : "counted" };
+    case "word": {
+      const own = portions.filter((p) => words(p).includes(measure.word));
+      const chosen = own.find((p) => words(p).length === 1) ?? own[0];
+      const container = containers.get(measure.word);
+      if (chosen) return { quantity: hundredths(count), unit: measure.word, grams: count * gramsEach(chosen), certainty: certainty("counted") };
+      if (container) {
+        const grams = count * (container.grams ?? (container.ml ?? 0) * density(portions));
+        return { quantity: hundredths(count), unit: measure.word, grams, certainty: container.vague ? "vague" : certainty("counted") };
+      }
+      const { grams, unit } = serving(portions, reading);
+      return { quantity: hundredths(count), unit, grams: count * grams, certainty: certainty("counted") };
     }
-    case "whole":
-      return { quantity: hundredths(count), unit: measure.unit, grams: count * measure.slices * entry.portion.grams, certainty: vague ? "vague" : "counted" };
-    default:
-      return { quantity: hundredths(count), unit: entry.portion.label, grams: count * entry.portion.grams, certainty: vague ? "vague" : "counted" };
+    default: {
+      const one = piece(portions, reading);
+      const { grams, unit } = one ? { grams: gramsEach(one), unit: label(one) } : serving(portions, reading);
+      return { quantity: hundredths(count), unit, grams: count * grams, certainty: certainty("counted") };
+    }
   }
-};
-
-/**
- * The whole to count the food in when it is named by its whole ("2 pizzas", "a cheesecake"; not "a pizza slice"
- * or "a cupcake"), as big as the first size word said; `sized` tells whether one was.
- */
-const wholeOf = (tokens: readonly string[], food: TokenSpan, at: TokenAt, entry: FoodEntry): { measure: Measure; sized: boolean } | null => {
-  if (!singularForms(tokens[food.end - 1] ?? "").some((form) => entry.whole?.includes(form))) return null;
-  const size = tokens.map((_, i) => wholeSizes.get(at(i) ?? "")).find((found) => found !== undefined);
-  return { measure: { kind: "whole", ...(size ?? fullSize) }, sized: size !== undefined };
-};
-
-/**
- * How much of `entry` the tokens describe. Every number outside the food's name is read with the unit after
- * it; a mass or volume wins over a bare count ("a 200 g steak"), else the first one counts. With no number,
- * a lone unit word ("glass of milk") means one of it, and nothing at all means one vague portion. A food
- * named by its whole and counted without a unit ("half a pizza"), or given a size ("large pizza"), is counted
- * in wholes; "a slice of pizza" and a vague "some pizza" stay slices.
- */
-export const readAmount = (tokens: readonly string[], food: TokenSpan, entry: FoodEntry): Amount => {
-  const at: TokenAt = (i) => (i >= food.start && i < food.end ? undefined : tokens[i]);
-  const readings: Reading[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const number = readNumber(at, i);
-    if (!number) continue;
-    readings.push({ count: number.value, vague: number.vague, measure: readMeasure(at, skipFillers(at, number.next), entry) });
-    i = number.next - 1;
-  }
-  const whole = wholeOf(tokens, food, at, entry);
-  const chosen = readings.find(isMeasured) ?? readings[0];
-  if (chosen) return toAmount(chosen.measure === null && !chosen.vague && whole ? { ...chosen, measure: whole.measure } : chosen, entry);
-  // A lone one-letter token ("g", "l") is noise, not a measure of one.
-  const lone = tokens.map((token, i) => (token.length > 1 ? readMeasure(at, i, entry) : null)).find((measure) => measure !== null) ?? null;
-  if (lone === null && whole?.sized) return toAmount({ count: 1, vague: false, measure: whole.measure }, entry);
-  return toAmount({ count: 1, vague: lone === null, measure: lone }, entry);
 };

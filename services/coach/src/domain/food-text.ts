@@ -27,25 +27,45 @@ export const singularForms = (word: string): string[] => {
   return forms;
 };
 
+/**
+ * Words of a sentence around a food that never name one ("Is a banana a good snack?", "I had two eggs for
+ * breakfast"): left out of what the food database is asked, which wants every word asked to name the food.
+ */
+export const sentenceWords: ReadonlySet<string> = new Set([
+  "i", "im", "ive", "me", "my", "we", "you", "it", "its", "that", "this", "these", "those", "there", "is", "are", "was", "were", "be",
+  "am", "do", "does", "did", "can", "could", "should", "would", "will", "may", "might", "have", "has", "had", "having", "ate", "eat",
+  "eating", "eaten", "just", "also", "then", "for", "at", "as", "to", "in", "today", "tonight", "yesterday", "morning", "afternoon",
+  "evening", "night", "breakfast", "lunch", "dinner", "supper", "snack", "snacks", "meal", "good", "bad", "ok", "okay", "fine",
+  "healthy", "idea", "choice", "option", "how", "many", "much", "what", "about", "calories", "kcal", "protein", "enough", "too", "the",
+]);
+
 /** Words that join two foods: "eggs and toast", "toast with butter", "peanut butter on toast". */
-export const joinerWords: readonly string[] = ["and", "with", "plus", "on"];
+const joinerWords: readonly string[] = ["and", "with", "plus", "on"];
 
 const separators = new RegExp(String.raw`\s+(?:${joinerWords.join("|")})\s+|[,;+&\r\n]`, "gi");
 
+/** One food's words in the text, and whether an "and" (or "&") joins it to the part before: "mac" and "cheese" may be one food. */
+export interface Part {
+  text: string;
+  afterAnd: boolean;
+}
+
 /**
  * The text cut at commas, the joiner words, "+", "&", ";" and line breaks, each part trimmed and parts without
- * a letter or digit dropped, so each food keeps its own amount. A separator inside a match of `keepWhole` (a
- * food named with a joiner, "2 and a half") does not cut.
+ * a letter or digit dropped, so each food keeps its own amount. A separator inside a match of `keepWhole`
+ * ("2 and a half") does not cut.
  */
-export const splitParts = (text: string, keepWhole: RegExp): string[] => {
+export const splitParts = (text: string, keepWhole: RegExp): Part[] => {
   const kept = [...text.matchAll(keepWhole)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
-  const parts: string[] = [];
+  const parts: Part[] = [];
   let start = 0;
+  let afterAnd = false;
   for (const separator of text.matchAll(separators)) {
     if (kept.some(({ from, to }) => separator.index >= from && separator.index < to)) continue;
-    parts.push(text.slice(start, separator.index));
+    parts.push({ text: text.slice(start, separator.index), afterAnd });
+    afterAnd = ["and", "&"].includes(separator[0].trim().toLowerCase());
     start = separator.index + separator[0].length;
   }
-  parts.push(text.slice(start));
-  return parts.map((part) => part.trim()).filter((part) => /[\p{L}\p{N}]/u.test(part));
+  parts.push({ text: text.slice(start), afterAnd });
+  return parts.map((part) => ({ ...part, text: part.text.trim() })).filter((part) => /[\p{L}\p{N}]/u.test(part.text));
 };

@@ -53,6 +53,9 @@ export const foodFromModel = (item: z.output<typeof ModelFoods>["items"][number]
     kcalRange: { low: Math.round(kcalLow), high: Math.round(kcalHigh) },
     proteinG: tenth(proteinG),
     proteinRange: { low: tenth(proteinLow), high: tenth(proteinHigh) },
+    fatG: null,
+    carbsG: null,
+    fiberG: null,
     source: `model:${model}`,
   };
 };

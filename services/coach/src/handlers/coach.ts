@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { AppError, utcDay, type ActivityType, type FoodEstimate, type ParsedWorkout, type WorkoutEnergyEstimate } from "@fit/contracts";
+import { AppError, nutritionBus, utcDay, type ActivityType, type FoodEstimate, type ParsedWorkout, type WorkoutEnergyEstimate } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { z } from "zod";
 import type { CoachConfig } from "../config.ts";
 import { estimatorReply } from "../domain/coach-reply.ts";
 import { sum } from "../domain/numbers.ts";
-import { estimateFoods as estimateFoodsFromTable } from "../domain/food-estimator.ts";
+import { estimateFoods as estimateFoodsFromDatabase } from "../domain/food-estimator.ts";
 import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
 import { repeatsCanary, tokenReservation } from "../domain/guards.ts";
-import { judgeFood } from "../domain/verdict.ts";
+import { betterOptionFoods, judgeFood, optionsFrom } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
 import { estimateWorkoutEnergy } from "../domain/workout-energy.ts";
 import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
@@ -33,7 +33,8 @@ const INSTRUCTIONS_CHARS = Math.max(foodInstructions.length, workoutInstructions
 
 /**
  * Everything that may call a language model: estimating food, reading a workout, answering a question. With no
- * model configured the built-in table and parser answer (docs/decisions/0016-estimates-carry-range-and-provenance.md).
+ * model configured the built-in estimator (on nutrition's food database) and parser answer
+ * (docs/decisions/0016-estimates-carry-range-and-provenance.md, docs/decisions/0074-food-estimates-from-the-food-database.md).
  * Every call passes the replica's concurrency gate and the account's daily quota. The model's client (and the
  * `openai` package under it) is loaded only when a model is configured: the embedded default never needs it.
  */
@@ -85,8 +86,14 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
     return answer;
   };
 
+  /** The food database's foods for phrases; its failure (timeout, unavailable) fails the estimate, never a guess. */
+  const databaseFoods = (accountId: string) => async (phrases: string[]) =>
+    (await bus.request(nutritionBus.matchFoods, { accountId, phrases }, { timeoutMs: config.COACH_GROUNDING_TIMEOUT_MS })).matches;
+
+  // The model's items keep its own numbers: grounding them on the database would need the model to name foods as
+  // the database does, a prompt and format change of its own (docs/decisions/0074-food-estimates-from-the-food-database.md).
   const foods = async (accountId: string, text: string): Promise<ModelAnswer<Foods>> => {
-    if (!model) return { value: estimateFoodsFromTable(text), tokens: 0 };
+    if (!model) return { value: await estimateFoodsFromDatabase(text, databaseFoods(accountId)), tokens: 0 };
     const answer = await cachedModelCall(accountId, "foods", text, ModelFoods, () =>
       model.structured("foods", ModelFoods, [{ role: "system", content: foodInstructions }, { role: "user", content: text }]),
     );
@@ -94,7 +101,7 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
   };
 
   return {
-    estimator: model ? `model:${model.name}` : "table",
+    estimator: model ? `model:${model.name}` : "database",
     limits,
 
     estimateFoods: ({ accountId, text }: { accountId: string; text: string }) => metered(accountId, [text], () => foods(accountId, text)),
@@ -125,7 +132,8 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
         // The same estimate the food log would store for these words: the coach and the log never disagree.
         const estimate = await foods(accountId, question);
         const { items } = estimate.value;
-        const judgement = items.length > 0 ? judgeFood({ kcal: sum(items, (i) => i.kcal), proteinG: sum(items, (i) => i.proteinG) }, grounding) : null;
+        const options = items.length > 0 ? optionsFrom((await estimateFoodsFromDatabase(betterOptionFoods, databaseFoods(accountId))).items) : [];
+        const judgement = items.length > 0 ? judgeFood({ kcal: sum(items, (i) => i.kcal), proteinG: sum(items, (i) => i.proteinG) }, grounding, options) : null;
         const builtIn = estimatorReply(items, judgement, grounding);
         if (!model) return { value: { reply: builtIn }, tokens: 0 };
         const answer = await model.chat([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { estimatorReply } from "../../src/domain/coach-reply.ts";
-import { estimateFoods } from "../../src/domain/food-estimator.ts";
+import type { FoodEstimate } from "@fit/contracts";
 import { weeklyChange, type Grounding } from "../../src/domain/grounding.ts";
 import { dataMessage, systemPrompt } from "../../src/domain/prompt.ts";
-import { judgeFood } from "../../src/domain/verdict.ts";
+import { judgeFood, type Option } from "../../src/domain/verdict.ts";
 import { completeWorkout } from "../../src/domain/workout-completion.ts";
 import { parseWorkout } from "../../src/domain/workout-parser.ts";
 
@@ -17,31 +17,46 @@ const grounding = (overrides: Partial<Grounding> = {}): Grounding => ({
   ...overrides,
 });
 
+/** Better options as the coach gets them from the database's estimates of the listed foods (verdict.ts). */
+const options: Option[] = [
+  { name: "Yogurt, Greek, plain, nonfat", portion: "245 g (1 cup)", kcal: 145, proteinG: 25 },
+  { name: "Egg, whole, cooked, hard-boiled", portion: "100 g (2 large)", kcal: 155, proteinG: 12.6 },
+  { name: "Apples, raw, with skin", portion: "182 g (1 medium)", kcal: 95, proteinG: 0.5 },
+  { name: "Lentils, mature seeds, cooked, boiled, without salt", portion: "198 g (1 cup)", kcal: 230, proteinG: 17.9 },
+];
+
+/** An estimate as the built-in estimator gives it, from the database's hard-boiled egg. */
+const eggs: FoodEstimate = {
+  name: "Egg, whole, cooked, hard-boiled", quantity: 2, unit: "large", grams: 100, kcal: 155, kcalRange: { low: 132, high: 178 },
+  proteinG: 12.6, proteinRange: { low: 10.7, high: 14.5 }, fatG: 10.6, carbsG: 1.1, fiberG: 0, source: "usda:173424",
+};
+
 describe("the verdict", () => {
   it("is poor past 110 % of the target, just over within it, tight near it, good when small and protein-dense, and names a better option", () => {
-    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding())).toMatchObject({ verdict: "poor", remainingKcal: 500, remainingProteinG: 60 });
-    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding()).betterOption!.kcal).toBeLessThanOrEqual(400);
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding(), options)).toMatchObject({ verdict: "poor", remainingKcal: 500, remainingProteinG: 60 });
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding(), options).betterOption).toEqual({ ...options[0], proteinG: 25 });
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding({ intake: { kcal: 1900, proteinG: 90, items: [] } }), options).betterOption, "only what fits the 100 kcal left").toMatchObject({ name: "Apples, raw, with skin" });
+    expect(judgeFood({ kcal: 701, proteinG: 10 }, grounding(), []).betterOption).toBeNull();
     // The day at 2200 of 2000 is 110 %, still on target by the daily total's adherence.
-    expect(judgeFood({ kcal: 700, proteinG: 10 }, grounding()).verdict).toBe("just_over");
-    expect(judgeFood({ kcal: 501, proteinG: 10 }, grounding()).verdict).toBe("just_over");
-    expect(judgeFood({ kcal: 500, proteinG: 10 }, grounding()).verdict).toBe("tight");
-    expect(judgeFood({ kcal: 400, proteinG: 5 }, grounding()).verdict).toBe("tight");
-    expect(judgeFood({ kcal: 150, proteinG: 25 }, grounding())).toMatchObject({ verdict: "good", betterOption: null });
-    expect(judgeFood({ kcal: 150, proteinG: 2 }, grounding()).verdict).toBe("fits");
-    expect(judgeFood({ kcal: 150, proteinG: 2 }, grounding({ targets: null })).verdict).toBe("no_target");
+    expect(judgeFood({ kcal: 700, proteinG: 10 }, grounding(), options).verdict).toBe("just_over");
+    expect(judgeFood({ kcal: 501, proteinG: 10 }, grounding(), options).verdict).toBe("just_over");
+    expect(judgeFood({ kcal: 500, proteinG: 10 }, grounding(), options).verdict).toBe("tight");
+    expect(judgeFood({ kcal: 400, proteinG: 5 }, grounding(), options).verdict).toBe("tight");
+    expect(judgeFood({ kcal: 150, proteinG: 25 }, grounding(), options)).toMatchObject({ verdict: "good", betterOption: null });
+    expect(judgeFood({ kcal: 150, proteinG: 2 }, grounding(), options).verdict).toBe("fits");
+    expect(judgeFood({ kcal: 150, proteinG: 2 }, grounding({ targets: null }), options).verdict).toBe("no_target");
   });
 
   it("is the same for the same food, every time", () => {
-    expect(judgeFood({ kcal: 900, proteinG: 20 }, grounding())).toEqual(judgeFood({ kcal: 900, proteinG: 20 }, grounding()));
+    expect(judgeFood({ kcal: 900, proteinG: 20 }, grounding(), options)).toEqual(judgeFood({ kcal: 900, proteinG: 20 }, grounding(), options));
   });
 });
 
 describe("the built-in reply", () => {
   it("says it is an estimate, gives the range, the budget, the verdict and what it could not read", () => {
-    const { items } = estimateFoods("two eggs");
-    const reply = estimatorReply(items, judgeFood({ kcal: items[0]!.kcal, proteinG: items[0]!.proteinG }, grounding()), grounding({ missing: ["weight"] }));
-    expect(reply).toMatch(/^Estimate \(built-in food table, not a language model\): 2 egg/);
-    expect(reply).toContain(`likely ${items[0]!.kcalRange.low}–${items[0]!.kcalRange.high}`);
+    const reply = estimatorReply([eggs], judgeFood({ kcal: eggs.kcal, proteinG: eggs.proteinG }, grounding(), options), grounding({ missing: ["weight"] }));
+    expect(reply).toMatch(/^Estimate \(built-in estimator on the USDA food database, not a language model\): 2 large Egg, whole, cooked, hard-boiled: about 155 kcal/);
+    expect(reply).toContain("likely 132–178");
     expect(reply).toContain("On 2026-11-23: 1500 kcal and 90 g protein logged, 500 kcal left of 2000");
     expect(reply).toMatch(/Verdict: /);
     expect(reply).toContain("I could not read your weight just now");
@@ -61,8 +76,8 @@ describe("the built-in reply", () => {
   });
 
   it("names a portion once when it is called like the food", () => {
-    const { items } = estimateFoods("a banana and 2 slices of toast");
-    expect(estimatorReply(items, null, grounding())).toMatch(/: 1 banana \+ 2 slice/);
+    const banana = { ...eggs, name: "banana", quantity: 1, unit: "banana" };
+    expect(estimatorReply([banana, eggs], null, grounding())).toMatch(/: 1 banana \+ 2 large Egg/);
   });
 });
 

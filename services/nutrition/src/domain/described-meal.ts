@@ -6,7 +6,7 @@ interface Placement {
   meal: Meal | null;
 }
 
-/** The coach's estimates as food items, each keeping the range and source it was logged with. */
+/** The coach's estimates as food items, each keeping its macros (null where the estimate has none), range and source. */
 export const itemsFromEstimates = (estimates: readonly FoodEstimate[], { accountId, date, meal }: Placement) =>
   estimates.map((estimate) => ({
     id: crypto.randomUUID(),
@@ -16,6 +16,9 @@ export const itemsFromEstimates = (estimates: readonly FoodEstimate[], { account
     name: estimate.name,
     kcal: estimate.kcal,
     proteinG: estimate.proteinG,
+    fatG: estimate.fatG,
+    carbsG: estimate.carbsG,
+    fiberG: estimate.fiberG,
     quantity: estimate.quantity,
     unit: estimate.unit,
     kcalLow: estimate.kcalRange.low,
