@@ -90,6 +90,13 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
   const databaseFoods = (accountId: string) => async (phrases: string[]) =>
     (await bus.request(nutritionBus.matchFoods, { accountId, phrases }, { timeoutMs: config.COACH_GROUNDING_TIMEOUT_MS })).matches;
 
+  /** In a chat the food database being away costs the estimate, not the answer: null instead of its failure. */
+  const unlessDatabaseAway = <T>(work: Promise<T>): Promise<T | null> =>
+    work.catch((error: unknown) => {
+      if (error instanceof AppError && (error.code === "unavailable" || error.code === "timeout")) return null;
+      throw error;
+    });
+
   // The model's items keep its own numbers: grounding them on the database would need the model to name foods as
   // the database does, a prompt and format change of its own (docs/decisions/0074-food-estimates-from-the-food-database.md).
   const foods = async (accountId: string, text: string): Promise<ModelAnswer<Foods>> => {
@@ -130,18 +137,20 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
         const grounding = await readGrounding(bus, { accountId, date }, config.COACH_GROUNDING_TIMEOUT_MS);
         const question = messages.findLast((m) => m.role === "user")?.content ?? "";
         // The same estimate the food log would store for these words: the coach and the log never disagree.
-        const estimate = await foods(accountId, question);
-        const { items } = estimate.value;
-        const options = items.length > 0 ? optionsFrom((await estimateFoodsFromDatabase(betterOptionFoods, databaseFoods(accountId))).items) : [];
+        const estimate = await unlessDatabaseAway(foods(accountId, question));
+        const items = estimate?.value.items ?? [];
+        const options = items.length > 0 ? optionsFrom((await unlessDatabaseAway(estimateFoodsFromDatabase(betterOptionFoods, databaseFoods(accountId))))?.items ?? []) : [];
         const judgement = items.length > 0 ? judgeFood({ kcal: sum(items, (i) => i.kcal), proteinG: sum(items, (i) => i.proteinG) }, grounding, options) : null;
-        const builtIn = estimatorReply(items, judgement, grounding);
+        const builtIn = estimate
+          ? estimatorReply(items, judgement, grounding)
+          : `${estimatorReply([], null, grounding)}\n(The food database did not answer, so no food in your message was estimated; ask again shortly.)`;
         if (!model) return { value: { reply: builtIn }, tokens: 0 };
         const answer = await model.chat([
           { role: "system", content: systemPrompt(config.COACH_CANARY) },
           { role: "system", content: dataMessage(grounding, items, judgement) },
           ...historyTurns(messages),
         ]);
-        const tokens = estimate.tokens + answer.tokens;
+        const tokens = (estimate?.tokens ?? 0) + answer.tokens;
         if (repeatsCanary(answer.value, config.COACH_CANARY)) {
           log.warn({ accountId }, "model reply withheld: it repeated the system prompt's canary");
           return { value: { reply: `${builtIn}\n(The model's answer was withheld by a safety check; this is the built-in estimate.)` }, tokens };
