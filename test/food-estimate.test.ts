@@ -63,6 +63,13 @@ describe("estimating food from words", () => {
     expect(chicken.items).toEqual([expect.objectContaining({ name: expect.stringMatching(/^Chicken, .*breast.*cooked/), quantity: 150, unit: "g", grams: 150 })]);
     expect(chicken.items[0]!.proteinG).toBeGreaterThan(40);
 
+    // Said alone, the everyday kind.
+    const [cheese, beef, tofu, lentils] = await Promise.all(["30 g cheese", "150 g beef", "100 g tofu", "a cup of lentils"].map(estimated));
+    expect(cheese.items[0]!.name).toMatch(/^Cheese, cheddar/);
+    expect(beef.items[0]!.name).toMatch(/^Beef, ground, .*cooked/);
+    expect(tofu.items[0]!.name).toMatch(/^Tofu, .*firm/);
+    expect(lentils.items[0]!.name).toMatch(/^Lentils, mature seeds, cooked, boiled/);
+
     const carrot = await estimated("a raw carrot");
     expect(carrot.items).toEqual([expect.objectContaining({ name: "Carrots, raw", quantity: 1, unit: "medium", grams: 61 })]);
   });

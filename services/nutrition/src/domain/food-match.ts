@@ -26,6 +26,11 @@ const PHRASE_NAMES: ReadonlyMap<string, string> = new Map([
   ["oatmeal", "oats cooked"],
   ["porridge", "oats cooked"],
   ["pepper", "spices pepper black"],
+  // Said alone, the everyday kind, not the first search finds (blue cheese, breakfast strips, fried tofu, sprouts).
+  ["cheese", "cheese cheddar"],
+  ["beef", "beef ground 85 lean cooked broiled"],
+  ["tofu", "tofu firm"],
+  ["lentils", "lentils mature seeds cooked boiled"],
   ["salad", "lettuce green leaf"],
   ["green salad", "lettuce green leaf"],
   ["side salad", "lettuce green leaf"],
