@@ -136,7 +136,7 @@ describe("the web app's insights", () => {
     const { kcal, low, high, confidence, daysCounted } = expected.expenditure!;
     expect(await energy.getByTestId("expenditure").textContent()).toBe(`≈ ${grouped(kcal)} kcal/day (${grouped(low)}–${grouped(high)})`);
     expect(daysCounted).toBe(SEED_DAYS - UNLOGGED_FOOD.size);
-    expect(await energy.getByTestId("expenditure-confidence").textContent()).toContain(`${confidence} confidence, from ${daysCounted} counted food days`);
+    expect(await energy.getByTestId("expenditure-confidence").textContent()).toBe(`${confidence.charAt(0).toUpperCase()}${confidence.slice(1)} confidence, from ${daysCounted} counted food days and your trend.`);
     const suggested = expected.suggestedTargets!;
     expect(await energy.getByTestId("suggestion").textContent())
       .toContain(`Suggested: ${grouped(suggested.dailyKcal)} kcal and ${suggested.dailyProteinG} g protein a day`);

@@ -12,11 +12,11 @@ type Expenditure = NonNullable<Insights["expenditure"]>;
 type Suggested = NonNullable<Insights["suggestedTargets"]>;
 
 /** kcal grouped by thousands with a space that does not break: "2 450". */
-export const kcal = (value: number) => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+const kcal = (value: number) => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
 
 const DAY_MS = 86_400_000;
 const seconds = (day: string) => Math.round(dayStart(day) / 1000);
-export const dateInWords = (day: string) =>
+const dateInWords = (day: string) =>
   new Date(dayStart(day)).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
 
 /** A weight change per week: kilograms to the hundredth (the API's precision), pounds to the tenth. */
@@ -24,7 +24,7 @@ const perWeek = (kg: number, units: UnitSystem) =>
   units === "metric" ? `${Math.abs(kg).toFixed(2)} kg` : `${Math.abs(lbFromKg(kg)).toFixed(1)} lb`;
 
 /** "Losing 0.45 kg a week"; stones show their rate in pounds, a fraction of a stone reads badly. */
-export const rateInWords = (kgPerWeek: number, units: UnitSystem) =>
+const rateInWords = (kgPerWeek: number, units: UnitSystem) =>
   kgPerWeek === 0 ? "Steady" : `${kgPerWeek < 0 ? "Losing" : "Gaining"} ${perWeek(kgPerWeek, units)} a week`;
 
 /** The scale's daily means as dots and the trend as a line through them, with the goal when there is one. */
@@ -72,10 +72,10 @@ const GoalInWords = ({ insights, units }: { insights: Insights; units: UnitSyste
   );
 };
 
-const confidenceWords = { low: "low confidence", medium: "medium confidence", high: "high confidence" } as const;
+const confidenceWords = { low: "Low confidence", medium: "Medium confidence", high: "High confidence" } as const;
 
 /** "≈ 2 450 kcal/day (2 300–2 600)", with how sure it is and what it rests on. */
-export const expenditureInWords = (expenditure: Expenditure) =>
+const expenditureInWords = (expenditure: Expenditure) =>
   `≈ ${kcal(expenditure.kcal)} kcal/day (${kcal(expenditure.low)}–${kcal(expenditure.high)})`;
 
 const ExpenditureInWords = ({ expenditure }: { expenditure: Expenditure | null }) => {
