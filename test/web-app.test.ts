@@ -351,9 +351,9 @@ describe("the web app", () => {
     await nav(page, "History").click();
     await page.getByRole("heading", { name: "Energy per day" }).waitFor();
     // Each chart draws once its own data has come; on a busy machine the heading is there before all are: weight,
-    // body fat, each measured site (waist, shoulders), energy and protein.
-    await page.locator(".chart canvas").nth(5).waitFor();
-    expect(await page.locator(".chart canvas").count()).toBe(6);
+    // body fat, each measured site (waist, shoulders), the trend, expenditure, energy and protein.
+    await page.locator(".chart canvas").nth(7).waitFor();
+    expect(await page.locator(".chart canvas").count()).toBe(8);
     for (const heading of ["Body fat", "waist", "shoulders"]) await page.getByRole("heading", { name: heading, exact: true }).waitFor();
     // The time axis is labelled in days, never hours, even over two days (where uPlot would tick every few hours).
     // The labels are drawn on the canvas: the page's fillText calls are recorded to read them.

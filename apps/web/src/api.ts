@@ -89,6 +89,9 @@ export const api = {
   targets: () => call<T.Targets | null>("GET", "/api/targets"),
   putTargets: (body: T.TargetsInput) => call<unknown>("PUT", "/api/targets", body),
 
+  insights: (date: string) => call<T.Insights>("GET", `/api/insights${query({ date })}`),
+  adoptSuggestedTargets: () => call<T.Targets>("POST", "/api/insights/adopt-targets"),
+
   profile: () => call<T.Profile>("GET", "/api/profile"),
   putProfile: (body: T.ProfileInput) => call<T.Profile>("PUT", "/api/profile", body),
 

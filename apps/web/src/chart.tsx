@@ -2,6 +2,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { round } from "./ui.tsx";
 
 const DAY_S = 86_400;
 /** Tick spacings the x axis may choose: whole days and weeks, never hours (readings are a few a day at most). */
@@ -14,9 +15,37 @@ export interface Series {
   color: string;
   dash?: number[];
   bars?: boolean;
+  /** Points alone, no line: the readings a smoothed line runs through. */
+  dots?: boolean;
 }
 
-export const Chart = ({ title, times, span, series, height = 220, unit, tick = (value) => `${value} ${unit}` }: {
+const dayOf = (seconds: number) => new Date(seconds * 1000).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
+
+/** The chart's numbers as a table, opened on request: what the canvas shows, for a screen reader or a closer look. */
+const Numbers = ({ title, times, series, tick }: { title: string; times: number[]; series: Series[]; tick: (value: number) => string }) => (
+  <details class="numbers">
+    <summary>The numbers</summary>
+    {/* Focusable, so the keyboard scrolls it too. */}
+    <div class="scroll" tabIndex={0} role="region" aria-label={`${title}: the numbers`}>
+      <table>
+        <thead><tr><th scope="col">Day</th>{series.map((s) => <th key={s.label} scope="col">{s.label}</th>)}</tr></thead>
+        <tbody>
+          {times.map((time, row) => (
+            <tr key={time}>
+              <th scope="row">{dayOf(time)}</th>
+              {series.map((s) => {
+                const value = s.values[row];
+                return <td key={s.label}>{value === null || value === undefined ? "" : tick(round(value, 2))}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  </details>
+);
+
+export const Chart = ({ title, times, span, series, height = 220, unit, tick = (value) => `${value} ${unit}`, numbers = false }: {
   title: string;
   /** Unix seconds, ascending. */
   times: number[];
@@ -27,6 +56,8 @@ export const Chart = ({ title, times, span, series, height = 220, unit, tick = (
   unit: string;
   /** A y tick's label; by default the number and the unit. */
   tick?: (value: number) => string;
+  /** Offer the numbers as a table below the chart. */
+  numbers?: boolean;
 }) => {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -50,7 +81,9 @@ export const Chart = ({ title, times, span, series, height = 220, unit, tick = (
             width: 2,
             ...(s.dash ? { dash: s.dash } : {}),
             ...(s.bars && bars ? { paths: bars, fill: `${s.color}55` } : {}),
-            points: { show: !s.bars && !s.dash && times.length < 40 },
+            ...(s.dots ? { paths: () => null } : {}),
+            // A line shows its points when they are few, unless dots of their own stand beside it.
+            points: { show: s.dots || (!s.bars && !s.dash && !series.some((other) => other.dots) && times.length < 40), ...(s.dots ? { size: 6, fill: s.color } : {}) },
             spanGaps: true,
           })),
         ],
@@ -66,5 +99,6 @@ export const Chart = ({ title, times, span, series, height = 220, unit, tick = (
     };
   }, [times, span, series, height, tick]);
   if (times.length === 0) return <p class="muted">Nothing to chart yet.</p>;
-  return <figure class="chart" aria-label={title} ref={box} />;
+  const figure = <figure class="chart" aria-label={title} ref={box} />;
+  return numbers ? <>{figure}<Numbers title={title} times={times} series={series} tick={tick} /></> : figure;
 };

@@ -12,6 +12,7 @@ export type MeasurementSite = C.MeasurementSite;
 export type Targets = C.Targets;
 export type TargetsInput = z.input<typeof C.TargetsInput>;
 export type Profile = C.Profile;
+export type Insights = C.Insights;
 export type ProfileInput = z.input<typeof C.ProfileInput>;
 export type FoodItem = z.infer<typeof C.FoodItem>;
 export type FoodItemCreate = z.input<typeof C.FoodItemCreate>;

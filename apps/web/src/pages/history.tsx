@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { Chart } from "../chart.tsx";
 import { addDays, dayStart, localDay } from "../dates.ts";
+import { TrendChart } from "../insights.tsx";
 import { useLoad } from "../load.ts";
 import { SITES, siteLabel } from "../sites.ts";
 import type { Measurement, WeightReading } from "../types.ts";
@@ -73,6 +74,54 @@ const BodyHistory = () => {
   );
 };
 
+/** Weeks back the expenditure is charted: each point is the estimate as it stood on that day. */
+const EXPENDITURE_WEEKS = 12;
+
+/**
+ * The trend over the last 90 days, and the expenditure estimate week by week (GET /api/insights as of each week's
+ * last day) beside the intake of each food day, counted or not.
+ */
+const InsightsHistory = () => {
+  const today = localDay();
+  const { value, error } = useLoad(async () => {
+    const asOf = Array.from({ length: EXPENDITURE_WEEKS + 1 }, (_, week) => addDays(today, -7 * (EXPENDITURE_WEEKS - week)));
+    return Promise.all(asOf.map((date) => api.insights(date)));
+  }, [today]);
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!value) return null;
+  const now = value.at(-1)!;
+  const weekly = value.filter((insights) => insights.expenditure !== null);
+  const days = [...new Set([...now.days.map((day) => day.date), ...weekly.map((insights) => insights.date)])].sort();
+  const intake = new Map(now.days.map((day) => [day.date, day]));
+  const estimate = new Map(weekly.map((insights) => [insights.date, insights.expenditure!]));
+  const food = (counted: boolean) => days.map((day) => (intake.get(day)?.counted === counted ? intake.get(day)!.kcal : null));
+  const span: [number, number] = [dayStart(addDays(today, -89)) / 1000, dayStart(addDays(today, 1)) / 1000];
+  return (
+    <>
+      <section class="tile wide" aria-labelledby="history-trend">
+        <h2 id="history-trend">Trend weight</h2>
+        <TrendChart insights={now} title="Weight over the last 90 days: the scale and the trend" span={span} />
+      </section>
+      <section class="tile wide" aria-labelledby="history-expenditure">
+        <h2 id="history-expenditure">Expenditure</h2>
+        {weekly.length === 0 ? <p class="muted">Too little data: the estimate starts with your first weigh-in.</p> : (
+          <>
+            <p class="muted">The estimate as it stood at the end of each week, with its range; the bars are the food logged each day.</p>
+            <Chart title="Estimated expenditure by week against the intake logged each day" unit="kcal" numbers span={span}
+              times={days.map((day) => Math.round(dayStart(day) / 1000))} series={[
+                { label: "Intake counted", values: food(true), color: "#ea580c", bars: true },
+                { label: "Intake not counted", values: food(false), color: "#9ca3af", bars: true },
+                { label: "Expenditure", values: days.map((day) => estimate.get(day)?.kcal ?? null), color: "#7c3aed" },
+                { label: "Low", values: days.map((day) => estimate.get(day)?.low ?? null), color: "#a78bfa", dash: [4, 4] },
+                { label: "High", values: days.map((day) => estimate.get(day)?.high ?? null), color: "#a78bfa", dash: [4, 4] },
+              ]} />
+          </>
+        )}
+      </section>
+    </>
+  );
+};
+
 const NutritionHistory = () => {
   const { value, error } = useLoad(async () => ({ totals: (await api.dailyTotals()).reverse(), targets: await api.targets() }), []);
   if (error) return <p class="error" role="alert">{error}</p>;
@@ -104,6 +153,7 @@ export const HistoryPage = () => (
   <>
     <h1>History</h1>
     <BodyHistory />
+    <InsightsHistory />
     <NutritionHistory />
   </>
 );

@@ -1,14 +1,14 @@
 import { formatLength, formatWeight, type UnitSystem } from "@fit/units";
 import { Fragment } from "preact";
 import { api } from "../api.ts";
-import { Chart } from "../chart.tsx";
 import { addDays, dayStart, localDay } from "../dates.ts";
 import { givesMacros, macrosInWords } from "../day-macros.ts";
+import { EnergyInWords, TrendChart, TrendInWords } from "../insights.tsx";
 import { useLoad } from "../load.ts";
 import type { Dashboard } from "../types.ts";
 import { siteLabel } from "../sites.ts";
 import { round } from "../ui.tsx";
-import { useUnits, weightChart } from "../units.tsx";
+import { useUnits } from "../units.tsx";
 
 const adherenceWords = { under: "under target", on: "on target", over: "over target" } as const;
 
@@ -95,13 +95,16 @@ const WorkoutsTile = ({ week }: { week: Dashboard["workoutsThisWeek"] }) => (
 
 export const HomePage = () => {
   const today = localDay();
-  const { value: data, error } = useLoad(() => api.dashboard(today), [today]);
+  const { value: data, error, reload } = useLoad(() => api.dashboard(today), [today]);
+  // Apart from the dashboard, so Home still shows the day when the insights cannot be read.
+  const insights = useLoad(() => api.insights(today), [today]);
   const { units } = useUnits();
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!data) return <p class="muted" aria-busy="true">Loading…</p>;
-  const trend = data.weight?.trend ?? [];
-  const goal = data.targets?.goalWeightKg ?? null;
-  const chart = weightChart(units);
+  const adopted = () => {
+    void reload();
+    void insights.reload();
+  };
   return (
     <>
       <h1>Home</h1>
@@ -113,18 +116,22 @@ export const HomePage = () => {
       </div>
       <section class="tile wide" aria-labelledby="tile-trend">
         <h2 id="tile-trend">90-day trend</h2>
-        <Chart
-          title="Weight over the last 90 days"
-          unit={chart.unit}
-          tick={chart.tick}
-          times={trend.map((point) => Math.round(point.ts / 1000))}
-          span={[dayStart(addDays(today, -89)) / 1000, dayStart(addDays(today, 1)) / 1000]}
-          series={[
-            { label: "Weight", values: trend.map((point) => chart.value(point.kg)), color: "#2563eb" },
-            ...(goal ? [{ label: "Goal", values: trend.map(() => chart.value(goal)), color: "#16a34a", dash: [6, 4] }] : []),
-          ]}
-        />
+        {insights.error && <p class="error" role="alert">{insights.error}</p>}
+        {insights.value && (
+          <>
+            <TrendChart insights={insights.value} title="Weight over the last 90 days: the scale and the trend"
+              span={[dayStart(addDays(today, -89)) / 1000, dayStart(addDays(today, 1)) / 1000]} />
+            <TrendInWords insights={insights.value} />
+          </>
+        )}
       </section>
+      {insights.value && (
+        <section class="tile wide" aria-labelledby="tile-energy">
+          <h2 id="tile-energy">Expenditure and targets</h2>
+          <EnergyInWords insights={insights.value} adopted={adopted}
+            current={{ kcal: data.targets?.dailyKcalTarget ?? null, proteinG: data.targets?.proteinTargetG ?? null }} />
+        </section>
+      )}
     </>
   );
 };
