@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { AppError, type Operation } from "@fit/contracts";
@@ -23,11 +24,21 @@ const parseJsonForm = (schema: z.ZodType, request: FastifyRequest) => {
   if (Number(request.headers["content-length"] ?? 0) > BODY_LIMIT) throw new AppError("payload_too_large", "request body is too large");
   return parseOrRefuse(schema, request.body);
 };
-/** An upload route's body: the JSON form parsed, or a file's raw bytes. */
-type BodyOf<O extends Operation> = O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
+/** An upload route's body: the JSON form parsed, or a file's raw bytes (as a stream, when the route streams). */
+type BodyOf<O extends Operation, Streamed extends boolean> = O["upload"] extends object
+  ? Parsed<O["body"]> | (Streamed extends true ? Readable : Buffer)
+  : Parsed<O["body"]>;
 
-export interface OperationInput<O extends Operation> {
-  body: BodyOf<O>;
+export interface ServeOptions<Streamed extends boolean> {
+  /**
+   * An upload's file reaches the handler as the request stream, unread and uncounted: the handler reads it as it
+   * arrives and enforces `upload.limitBytes` itself (a file too large to hold, kept as it is read).
+   */
+  streamed?: Streamed;
+}
+
+export interface OperationInput<O extends Operation, Streamed extends boolean = false> {
+  body: BodyOf<O, Streamed>;
   query: Parsed<O["query"]>;
   params: Parsed<O["params"]>;
   caller: Caller;
@@ -40,13 +51,18 @@ export interface OperationInput<O extends Operation> {
 }
 
 
-export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O["response"]> | JsonText>;
+export type OperationHandler<O extends Operation, Streamed extends boolean = false> = (input: OperationInput<O, Streamed>) => Promise<z.input<O["response"]> | JsonText>;
 
 /**
  * Serves one contract operation: the request is parsed with its schemas, the reply serialized through its
  * response schema (which also keeps internal fields out), and the handler sees typed, validated input only.
  */
-export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void => {
+export const serveOperation = <O extends Operation, Streamed extends boolean = false>(
+  app: FastifyInstance,
+  op: O,
+  handler: OperationHandler<O, Streamed>,
+  options: ServeOptions<Streamed> = {},
+): void => {
   const { upload } = op;
   const route: RouteOptions = {
     method: op.method,
@@ -63,10 +79,11 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
       if (op.status) void reply.code(op.status);
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
-      const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;
+      const file = Buffer.isBuffer(request.body) || request.body instanceof Readable;
+      const body = upload && op.body && !file ? parseJsonForm(op.body, request) : request.body;
       const run = (record: RecordAnswer) =>
         handler({
-          body: body as BodyOf<O>,
+          body: body as BodyOf<O, Streamed>,
           query: request.query as Parsed<O["query"]>,
           params: request.params as Parsed<O["params"]>,
           caller: request.caller,
@@ -83,9 +100,9 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
   if (!upload) return void app.route(route);
   // Only this route takes raw bytes, and only this route reads past the 64 KiB limit.
   void app.register(async (scope) => {
-    scope.addContentTypeParser(upload.mediaTypes.filter((type) => type !== "application/json"), { parseAs: "buffer" }, (_request, bytes, done) =>
-      done(null, bytes),
-    );
+    const fileTypes = upload.mediaTypes.filter((type) => type !== "application/json");
+    if (options.streamed) scope.addContentTypeParser(fileTypes, (_request, payload, done) => done(null, payload));
+    else scope.addContentTypeParser(fileTypes, { parseAs: "buffer" }, (_request, bytes, done) => done(null, bytes));
     scope.route({ ...route, bodyLimit: upload.limitBytes });
   });
 };

@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { baseEnv, loadConfig } from "@fit/service-kit";
+
+const importsEnv = baseEnv(3106).extend({
+  /** Records one step of an import reads and writes before its checkpoint (at most 500, one bus question's rows). */
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(500).default(500),
+});
+export type ImportsConfig = z.output<typeof importsEnv>;
+
+export const loadImportsConfig = (env?: NodeJS.ProcessEnv) => loadConfig(importsEnv, env);
