@@ -60,6 +60,7 @@ export const ImportList = z.object({ items: z.array(ImportSummary) }).meta({ id:
 export const ImportQuery = z.object({
   tz: z.string().max(64).refine(isTimeZone, { error: "tz must be an IANA time zone name such as Europe/Berlin" }).optional().meta({
     description: "The IANA zone of times the file writes without one (default UTC); a time with its own offset keeps it.",
+    examples: ["Europe/Berlin"],
   }),
   unit: z.enum(["kg", "lb"]).optional().meta({
     description: "The unit of weights whose header names none (Fitbit, Happy Scale); default kg. A header's own unit wins.",
@@ -69,7 +70,10 @@ export const ImportQuery = z.object({
 
 /** The JSON form of an upload: a small file's text, for a client that cannot send raw bytes. */
 export const ImportText = z
-  .object({ text: z.string().min(1, { error: "text must not be empty" }).max(60_000, { error: "text must be at most 60000 characters" }) })
+  .object({
+    text: z.string().min(1, { error: "text must not be empty" }).max(60_000, { error: "text must be at most 60000 characters" })
+      .meta({ description: "The file's text.", examples: ['Date,"Weight (kg)","Fat mass (kg)"\n2026-03-01 07:00:00,80.5,16.1\n'] }),
+  })
   .meta({ id: "ImportText" });
 
 export const importsEvents = {

@@ -16,7 +16,7 @@ const formatterOf = (timeZone: string) => {
 /** How far the zone's wall clock is ahead of UTC at the instant `ms`. */
 const offsetAt = (ms: number, timeZone: string) => {
   const parts = Object.fromEntries(formatterOf(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]));
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour, parts.minute, parts.second);
   return wall - (ms - (((ms % 1000) + 1000) % 1000));
 };
 

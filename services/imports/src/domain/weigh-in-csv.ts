@@ -12,8 +12,11 @@ import { instantOf } from "./local-time.ts";
 
 type Unit = "kg" | "lb";
 
-/** What the header says about the rows below it; stored with the import, so every step reads rows alike. */
-export interface WeighInFormat {
+/**
+ * What the header says about the rows below it; stored with the import (as JSON, hence a type and not an
+ * interface), so every step reads rows alike.
+ */
+export type WeighInFormat = {
   layout: ImportLayout;
   delimiter: string;
   date: number;
@@ -22,12 +25,12 @@ export interface WeighInFormat {
   weight: number;
   unit: Unit;
   fat: { column: number; as: "mass" | "percent"; unit: Unit } | null;
-}
+};
 
-export interface ImportOptions {
+export type ImportOptions = {
   tz: string;
-  unit: Unit | undefined;
-}
+  unit?: Unit;
+};
 
 /** Where the rows start: the byte offset and line after the header. */
 export interface Recognised {

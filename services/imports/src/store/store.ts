@@ -104,7 +104,7 @@ export const createStore = (db: Database) => {
         prisma.import.create({
           data: {
             id: fresh.id, accountId: fresh.accountId, fileName: fresh.fileName, bytes: fresh.bytes, state: "queued", kind: "weigh-ins",
-            options: fresh.options as object, format: fresh.format as object, offset: fresh.offset, line: fresh.line,
+            options: fresh.options, format: fresh.format, offset: fresh.offset, line: fresh.line,
           },
         }),
         prisma.outboxEvent.create({ data: stepEvent(fresh.accountId, fresh.id, 0) }),
