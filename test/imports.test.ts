@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { buildImports, loadImportsConfig } from "@fit/imports";
@@ -126,6 +127,38 @@ describe("weigh-in imports", () => {
     expect((await api.get("/api/imports")).body.items.map((i: { id: string }) => i.id)).toEqual([long.body.id, accepted.body.id]);
     expect(await api.get("/api/imports?tz=Mars/Base")).toMatchObject({ status: 200 });
     expect((await upload(api, file, "?tz=Mars/Base")).status).toBe(400);
+  });
+
+  it("streams a chunked upload of several megabytes (no declared length) and holds its JSON form to 64 KiB", async () => {
+    const { key } = await system.account();
+    const api = client(system.url, key);
+    const post = (contentType: string, parts: Buffer[]) =>
+      fetch(`${system.url}/api/imports`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+        body: Readable.toWeb(Readable.from(parts)),
+        duplex: "half",
+      });
+    // 1 500 rows with a 2 000-character comment each: three megabytes, so the file spans several stored chunks.
+    const rows = 1_500;
+    const first = Date.UTC(2020, 0, 1, 7);
+    const lines = Array.from({ length: rows }, (_, i) =>
+      `${new Date(first + i * DAY).toISOString().slice(0, 19).replace("T", " ")},${(70 + (i % 100) / 10).toFixed(1)},,,,,"${"note ".repeat(400)}"\n`);
+    const file = Buffer.from(`Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments\n${lines.join("")}`);
+    expect(file.length).toBeGreaterThan(3_000_000);
+    const pieces = Array.from({ length: Math.ceil(file.length / 65_536) }, (_, i) => file.subarray(i * 65_536, (i + 1) * 65_536));
+    const streamed = await post("text/csv", pieces);
+    expect(streamed.status).toBe(202);
+    const { id, bytes } = (await streamed.json()) as { id: string; bytes: number };
+    expect(bytes).toBe(file.length);
+    expect(await finished(api, id, 60_000)).toMatchObject({ state: "done", counts: { read: rows, created: rows, skipped: 0, refused: 0 } });
+    const stored = await weighIns(api);
+    expect(stored.map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: rows }, (_, i) => [first + i * DAY, Number((70 + (i % 100) / 10).toFixed(1))]));
+
+    const big = JSON.stringify({ text: `Date,"Weight (kg)"\n${"2025-01-01 07:00,80\n".repeat(5_000)}` });
+    const refused = await post("application/json", [Buffer.from(big)]);
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ error: "request body is too large" });
   });
 
   it("is the uploader's alone: another account can neither read nor undo it, a key without the scope cannot start one", async () => {

@@ -64,8 +64,12 @@ export interface Operation {
    * first answer again instead of writing twice (docs/decisions/0062-idempotency-keys.md).
    */
   readonly idempotencyKey?: true;
-  /** A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB). */
-  readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[] };
+  /**
+   * A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB).
+   * `streamed`: the file is read as it arrives and never held whole, so it costs a process's budget of request
+   * bodies in flight only the piece in hand, not `limitBytes` (docs/decisions/0076-imports-as-background-jobs.md).
+   */
+  readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[]; readonly streamed?: true };
 }
 
 /** A language-model call can fail upstream (502), time out (504), or find the coach busy or the quota spent (429). */
@@ -338,7 +342,7 @@ export const operations = {
       "without a zone in `tz` (default UTC), a date without a time at local noon. Each reading is stored once: the same " +
       "file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
-    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/octet-stream"] },
+    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/octet-stream"], streamed: true },
   }),
   listImports: define({
     id: "listImports", method: "GET", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:read",

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
-import { BODY_LIMIT } from "./app.ts";
+import { BODY_LIMIT, parseJson } from "./app.ts";
 import { parseOrRefuse } from "./http-errors.ts";
 import { noKey, serveKeyed, type RecordAnswer } from "./idempotency.ts";
 import { JsonText } from "./json-text.ts";
@@ -24,21 +24,35 @@ const parseJsonForm = (schema: z.ZodType, request: FastifyRequest) => {
   if (Number(request.headers["content-length"] ?? 0) > BODY_LIMIT) throw new AppError("payload_too_large", "request body is too large");
   return parseOrRefuse(schema, request.body);
 };
-/** An upload route's body: the JSON form parsed, or a file's raw bytes (as a stream, when the route streams). */
-type BodyOf<O extends Operation, Streamed extends boolean> = O["upload"] extends object
-  ? Parsed<O["body"]> | (Streamed extends true ? Readable : Buffer)
-  : Parsed<O["body"]>;
+/**
+ * An upload route's JSON form keeps the 64 KiB every JSON body has, also when it is sent chunked (declaring no
+ * length). The rest is read and dropped rather than the connection cut: the gateway is still sending it, and a
+ * reset would reach the caller as a 503 instead of this 413.
+ */
+const jsonFormWithin = (limit: number) => (request: FastifyRequest, payload: Readable, done: (error: Error | null, value?: unknown) => void) => {
+  const kept: Buffer[] = [];
+  let received = 0;
+  payload.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= limit) kept.push(chunk);
+  });
+  payload.once("error", done);
+  payload.once("end", () => {
+    if (received > limit) done(new AppError("payload_too_large", "request body is too large"));
+    else parseJson(request, Buffer.concat(kept).toString("utf8"), done);
+  });
+};
 
-export interface ServeOptions<Streamed extends boolean> {
-  /**
-   * An upload's file reaches the handler as the request stream, unread and uncounted: the handler reads it as it
-   * arrives and enforces `upload.limitBytes` itself (a file too large to hold, kept as it is read).
-   */
-  streamed?: Streamed;
-}
+/**
+ * An upload route's body: the JSON form parsed, or a file's raw bytes; a streamed upload's file as the request
+ * stream, unread and uncounted (its handler reads it as it arrives and enforces `upload.limitBytes` itself).
+ */
+type BodyOf<O extends Operation> = O["upload"] extends { streamed: true }
+  ? Parsed<O["body"]> | Readable
+  : O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
 
-export interface OperationInput<O extends Operation, Streamed extends boolean = false> {
-  body: BodyOf<O, Streamed>;
+export interface OperationInput<O extends Operation> {
+  body: BodyOf<O>;
   query: Parsed<O["query"]>;
   params: Parsed<O["params"]>;
   caller: Caller;
@@ -51,18 +65,13 @@ export interface OperationInput<O extends Operation, Streamed extends boolean = 
 }
 
 
-export type OperationHandler<O extends Operation, Streamed extends boolean = false> = (input: OperationInput<O, Streamed>) => Promise<z.input<O["response"]> | JsonText>;
+export type OperationHandler<O extends Operation> = (input: OperationInput<O>) => Promise<z.input<O["response"]> | JsonText>;
 
 /**
  * Serves one contract operation: the request is parsed with its schemas, the reply serialized through its
  * response schema (which also keeps internal fields out), and the handler sees typed, validated input only.
  */
-export const serveOperation = <O extends Operation, Streamed extends boolean = false>(
-  app: FastifyInstance,
-  op: O,
-  handler: OperationHandler<O, Streamed>,
-  options: ServeOptions<Streamed> = {},
-): void => {
+export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O, handler: OperationHandler<O>): void => {
   const { upload } = op;
   const route: RouteOptions = {
     method: op.method,
@@ -83,7 +92,7 @@ export const serveOperation = <O extends Operation, Streamed extends boolean = f
       const body = upload && op.body && !file ? parseJsonForm(op.body, request) : request.body;
       const run = (record: RecordAnswer) =>
         handler({
-          body: body as BodyOf<O, Streamed>,
+          body: body as BodyOf<O>,
           query: request.query as Parsed<O["query"]>,
           params: request.params as Parsed<O["params"]>,
           caller: request.caller,
@@ -100,8 +109,10 @@ export const serveOperation = <O extends Operation, Streamed extends boolean = f
   if (!upload) return void app.route(route);
   // Only this route takes raw bytes, and only this route reads past the 64 KiB limit.
   void app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", jsonFormWithin(BODY_LIMIT));
     const fileTypes = upload.mediaTypes.filter((type) => type !== "application/json");
-    if (options.streamed) scope.addContentTypeParser(fileTypes, (_request, payload, done) => done(null, payload));
+    if (upload.streamed) scope.addContentTypeParser(fileTypes, (_request, payload, done) => done(null, payload));
     else scope.addContentTypeParser(fileTypes, { parseAs: "buffer" }, (_request, bytes, done) => done(null, bytes));
     scope.route({ ...route, bodyLimit: upload.limitBytes });
   });

@@ -56,23 +56,18 @@ const storeFile = async (store: Store, importId: string, source: AsyncIterable<B
 };
 
 export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) => {
-  serveOperation(
-    app,
-    operations.startImport,
-    async ({ body, query, caller }) => {
-      const options: ImportOptions = { tz: query.tz ?? "UTC", unit: query.unit };
-      const source: AsyncIterable<Buffer> = body instanceof Readable ? body : Readable.from([Buffer.from(body.text)]);
-      const id = randomUUID();
-      const { recognised, bytes } = await storeFile(store, id, source, options);
-      const summary = await store.createImport({
-        id, accountId: caller.accountId, fileName: query.name ?? null, bytes, options, format: recognised.format,
-        offset: recognised.offset, line: recognised.line,
-      });
-      relay.kick();
-      return summary;
-    },
-    { streamed: true as const },
-  );
+  serveOperation(app, operations.startImport, async ({ body, query, caller }) => {
+    const options: ImportOptions = { tz: query.tz ?? "UTC", unit: query.unit };
+    const source: AsyncIterable<Buffer> = body instanceof Readable ? body : Readable.from([Buffer.from(body.text)]);
+    const id = randomUUID();
+    const { recognised, bytes } = await storeFile(store, id, source, options);
+    const summary = await store.createImport({
+      id, accountId: caller.accountId, fileName: query.name ?? null, bytes, options, format: recognised.format,
+      offset: recognised.offset, line: recognised.line,
+    });
+    relay.kick();
+    return summary;
+  });
 
   serveOperation(app, operations.listImports, async ({ caller }) => ({ items: await store.listImports(caller.accountId) }));
 
