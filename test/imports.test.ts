@@ -1,8 +1,10 @@
 import { Readable } from "node:stream";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { buildImports, loadImportsConfig } from "@fit/imports";
 import { client } from "./support/http.ts";
+import { startServiceProcess } from "./support/service-process.ts";
 import { startSystem, type System } from "./support/system.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -13,7 +15,10 @@ let system: System;
 const BATCH_ROWS = 25;
 
 beforeAll(async () => {
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { IMPORT_BATCH_ROWS: String(BATCH_ROWS) } });
+  // A step a killed replica held comes back after 5 s rather than a minute.
+  system = await startSystem({
+    databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { IMPORT_BATCH_ROWS: String(BATCH_ROWS), IMPORT_STEP_ACK_WAIT_MS: "5000" },
+  });
 });
 afterAll(() => system?.stop());
 
@@ -177,6 +182,13 @@ describe("weigh-in imports", () => {
     expect((await upload(weightOnly, withingsFile(1, () => 70))).status).toBe(403);
   });
 
+  /** An imports service in this process, answering the gateway in place of the system's own. */
+  const importsInPlace = async () => {
+    const app = await buildImports({ config: loadImportsConfig(system.env) });
+    await app.listen({ host: "127.0.0.1", port: Number(new URL(system.services.imports).port) });
+    return app;
+  };
+
   it("goes on from its checkpoint when the imports service stops mid-way and another one starts", async () => {
     const api = client(system.url, (await system.account()).key);
     const days = 400;
@@ -188,14 +200,12 @@ describe("weigh-in imports", () => {
       const { body } = await api.get(`/api/imports/${id}`);
       return body.counts.read > 0 && body.state === "reading" ? true : undefined;
     });
-    const port = Number(new URL(system.services.imports).port);
     await system.apps.imports.close();
     const partway = (await weighIns(api)).length;
     expect(partway).toBeLessThan(days);
 
-    const replacement = await buildImports({ config: loadImportsConfig(system.env) });
+    const replacement = await importsInPlace();
     try {
-      await replacement.listen({ host: "127.0.0.1", port });
       expect(await finished(api, id, 60_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
       const stored = await weighIns(api);
       expect(stored.map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2))]));
@@ -204,4 +214,41 @@ describe("weigh-in imports", () => {
       await replacement.close();
     }
   });
+  it("finishes with the same rows and counts when the process taking its steps is killed part-way (SIGKILL) and another goes on", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const days = 700;
+    const kg = (i: number) => 60 + (i % 50) / 10;
+    const file = withingsFile(days, kg);
+    // The gateway reaches an imports service on the system's port; the steps are taken by a process of its own.
+    await system.apps.imports.close();
+    const front = await importsInPlace();
+    const accepted = await upload(api, file, "?tz=Etc/GMT-1");
+    expect(accepted.status).toBe(202);
+    await front.close();
+    const id = accepted.body.id as string;
+    const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const progress = async () => (await db.query<{ read: number; state: string }>("SELECT read, state FROM imports.import WHERE id = $1", [id])).rows[0]!;
+      const worker = await startServiceProcess("services/imports/src/main.ts", { ...system.env, LOG_LEVEL: "warn" });
+      await waitFor("the worker to be part-way", async () => ((await progress()).read >= 200 ? true : undefined), 30_000, 10);
+      await worker.kill("SIGKILL");
+      const atKill = await progress();
+      expect(atKill.state).toBe("reading");
+      expect(atKill.read).toBeLessThan(days);
+    } finally {
+      await db.end();
+    }
+    const survivor = await importsInPlace();
+    try {
+      expect(await finished(api, id, 90_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
+      const stored = await weighIns(api);
+      expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2)), "import"]));
+      // Undo finds every row, the ones written by the killed step included.
+      expect((await api.delete(`/api/imports/${id}`)).body).toMatchObject({ state: "undone" });
+      expect(await weighIns(api)).toEqual([]);
+    } finally {
+      await survivor.close();
+    }
+  }, 150_000);
 });

@@ -26,7 +26,7 @@ export const buildImports = ({ config, ...shared }: ServiceDependencies<ImportsC
       register: async (context) => {
         importRoutes(context);
         return [
-          await startImportWorker(context, { batchRows: config.IMPORT_BATCH_ROWS }),
+          await startImportWorker(context, { batchRows: config.IMPORT_BATCH_ROWS, ackWaitMs: config.IMPORT_STEP_ACK_WAIT_MS }),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
         ];
       },

@@ -8,10 +8,11 @@ import type { Job, StepResult, Store } from "../store/store.ts";
 export interface WorkerSettings {
   /** Records one step reads: one bus question to the owning service, one checkpoint. */
   batchRows: number;
+  ackWaitMs: number;
 }
 
 /** Reads the next `batchRows` records from the checkpoint and writes their weigh-ins through body-metrics. */
-const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, { batchRows }: WorkerSettings): Promise<StepResult> => {
+const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, batchRows: number): Promise<StepResult> => {
   const weighIns: WeighIn[] = [];
   const refusals: StepResult["refusals"] = [];
   let next = { offset: job.offset, line: job.line };
@@ -49,12 +50,12 @@ export const startImportWorker = (context: ServiceContext<Store>, settings: Work
       const job = await context.store.takeStep(data.importId, data.step);
       if (!job) return;
       try {
-        await context.store.saveStep(job, await runStep(context, job, settings));
+        await context.store.saveStep(job, await runStep(context, job, settings.batchRows));
         context.relay.kick();
       } catch (error) {
         if (!(error instanceof UnreadableFile)) throw error;
         await context.store.fail(job, error.message);
       }
     },
-    { ackWaitMs: 60_000, prefetch: 1 },
+    { ackWaitMs: settings.ackWaitMs, prefetch: 1 },
   );
