@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 env_file=${ENV_FILE:-$root/.env}
 tls=${TLS_DIR:-$root/infra/nats/tls}
-services=(GATEWAY BODY_METRICS NUTRITION WORKOUTS COACH INSIGHTS)
+services=(GATEWAY BODY_METRICS NUTRITION WORKOUTS COACH INSIGHTS IMPORTS)
 
 if [ ! -e "$env_file" ]; then
   (

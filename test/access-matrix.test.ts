@@ -28,6 +28,7 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
   return id;
 };
 
+const IMPORT_FILE = `Date,"Weight (kg)"\n${DAY} 07:00:00,80.2\n`;
 const RECIPE = { name: "banana bowl", servings: 2, ingredients: [{ foodId: "usda:173944", portion: { grams: 240 } }] };
 
 /** The account whose data the matrix acts on, through each of its credentials. */
@@ -69,6 +70,15 @@ const resources = {
   workout: {
     create: (o: Owner) => created(o.api.post("/api/workouts/import", { source: "watch_device", externalId: uniqueTag("w"), activityType: "run", startedAt: TS, durationS: 1800 })),
     read: async (o: Owner, id: string) => (await o.api.get(`/api/workouts/${id}`)).body,
+  },
+  /** A finished import of a one-row file (the same reading each time: skipped after the first). */
+  import: {
+    create: async (o: Owner) => {
+      const { status, body } = await o.api.post("/api/imports", { text: IMPORT_FILE });
+      if (status !== 202) throw new Error(`starting an import failed: ${status} ${JSON.stringify(body)}`);
+      return waitFor("the import to finish", async () => ((await o.api.get(`/api/imports/${body.id}`)).body.state === "done" ? body.id as string : undefined));
+    },
+    read: async (o: Owner, id: string) => (await o.api.get(`/api/imports/${id}`)).body,
   },
   apiKey: {
     create: (o: Owner) => created(o.session.post("/api/keys", { name: "made to be revoked" })),
@@ -138,6 +148,10 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   getInsights: { sample: () => ({ path: `/api/insights?date=${DAY}` }) },
   adoptSuggestedTargets: { sample: () => ({ path: "/api/insights/adopt-targets" }) },
   putProfile: { sample: () => ({ path: "/api/profile", body: { heightCm: 180, units: "imperial", timeZone: "Europe/Berlin" } }) },
+  startImport: { sample: () => ({ path: "/api/imports", body: { text: IMPORT_FILE } }) },
+  listImports: { sample: () => ({ path: "/api/imports" }) },
+  getImport: { resource: "import", sample: (id) => ({ path: `/api/imports/${id}` }) },
+  deleteImport: { resource: "import", sample: (id) => ({ path: `/api/imports/${id}` }) },
   askCoach: { sample: () => ({ path: "/api/agent", body: { messages: [{ role: "user", content: "is an apple a good snack?" }], date: DAY } }) },
   coachUsage: { sample: () => ({ path: "/api/coach/usage" }) },
   getDashboard: { sample: () => ({ path: `/api/dashboard?date=${DAY}` }) },

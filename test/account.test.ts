@@ -13,7 +13,7 @@ import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
 import { waitFor } from "./support/wait.ts";
 
-const services = ["body-metrics", "nutrition", "workouts", "coach"];
+const services = ["body-metrics", "nutrition", "workouts", "coach", "insights", "imports"];
 const BULK_FOOD_ITEMS = 10_000;
 
 /** A key for an existing account, with these scopes. */
@@ -23,7 +23,7 @@ const keyFor = async (system: System, email: string, scopes: string[]) => {
   return issued.key;
 };
 
-/** Something in every service: weigh-ins, a measurement, targets, food items (so daily totals), an own food and a recipe, a workout, a coach call. */
+/** Something in every service: weigh-ins, a measurement, targets, food items (so daily totals), an own food and a recipe, a workout, a coach call, an import. */
 const seed = async (system: System, key: string) => {
   const api = client(system.url, key);
   const writes = [
@@ -43,6 +43,9 @@ const seed = async (system: System, key: string) => {
     await api.post("/api/agent", { messages: [{ role: "user", content: "is a banana a good snack?" }] }),
   ];
   for (const write of writes) expect(write.status, JSON.stringify(write.body)).toBeLessThan(300);
+  const imported = await api.post("/api/imports", { text: 'Date,"Weight (kg)"\n2026-11-19 07:00:00,81.9\n' });
+  expect(imported.status, JSON.stringify(imported.body)).toBe(202);
+  await waitFor("the import", async () => ((await api.get(`/api/imports/${imported.body.id}`)).body.state === "done" ? true : undefined));
   // Daily totals are a projection: wait until both days are rolled up, so there is a row of each kind to find.
   await waitFor("the daily totals", async () => ((await api.get("/api/nutrition")).body as unknown[]).length === 2 || undefined);
 };
@@ -119,7 +122,7 @@ describe("account on PostgreSQL and NATS", () => {
       expect(document.apiKeys).toHaveLength(2);
       expect(JSON.stringify(document.apiKeys)).not.toContain(key);
       const counts = Object.fromEntries(Object.keys(accountExportParts).map((part) => [part, document[part as ExportPart].length]));
-      expect(counts).toEqual({ weighIns: 2, measurements: 1, targets: 1, profile: 1, foodItems: BULK_FOOD_ITEMS + 2, dailyTotals: 2, customFoods: 1, recipes: 1, workouts: 1, coachUsage: 1 });
+      expect(counts).toEqual({ weighIns: 3, measurements: 1, targets: 1, profile: 1, foodItems: BULK_FOOD_ITEMS + 2, dailyTotals: 2, customFoods: 1, recipes: 1, workouts: 1, coachUsage: 1 });
       expect(new Set(document.foodItems.map((item) => item.id)).size).toBe(BULK_FOOD_ITEMS + 2);
     } finally {
       spy.unsubscribe();

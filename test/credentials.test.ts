@@ -104,7 +104,7 @@ describe("API keys", () => {
 
     // A key holding keys and every data scope may make a full-access key; a session may grant anything.
     const dataScopes = ["weight:read", "weight:write", "measurements:read", "measurements:write", "targets:read", "targets:write",
-      "nutrition:read", "nutrition:write", "workouts:read", "workouts:write", "profile:read", "profile:write", "coach", "dashboard:read"];
+      "nutrition:read", "nutrition:write", "workouts:read", "workouts:write", "profile:read", "profile:write", "imports:read", "imports:write", "coach", "dashboard:read"];
     const wide = client(system.url, (await session.post("/api/keys", { name: "wide", scopes: ["keys", ...dataScopes] })).body.key);
     expect((await wide.post("/api/keys", { name: "full" })).status).toBe(200);
     expect((await session.post("/api/keys", { name: "admin", scopes: ["keys", "account"] })).status).toBe(200);

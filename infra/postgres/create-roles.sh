@@ -50,4 +50,5 @@ psql -v ON_ERROR_STOP=1 -q -c 'SET client_min_messages TO warning' -c 'CREATE EX
 role workouts "${POSTGRES_PASSWORD_WORKOUTS:?}"
 role coach "${POSTGRES_PASSWORD_COACH:?}"
 role insights "${POSTGRES_PASSWORD_INSIGHTS:?}"
+role imports "${POSTGRES_PASSWORD_IMPORTS:?}"
 echo "database roles ready"

@@ -9,6 +9,7 @@ const [
   { buildBodyMetrics, loadBodyMetricsConfig },
   { buildCoach, loadCoachConfig },
   { buildGateway, loadGatewayConfig },
+  { buildImports, loadImportsConfig },
   { buildInsights, loadInsightsConfig },
   { buildNutrition, loadNutritionConfig },
   { runUntilSignalled },
@@ -23,6 +24,7 @@ const [
   import("@fit/body-metrics"),
   import("@fit/coach"),
   import("@fit/gateway"),
+  import("@fit/imports"),
   import("@fit/insights"),
   import("@fit/nutrition"),
   import("@fit/service-kit"),
@@ -52,12 +54,14 @@ const bodyMetrics = await buildBodyMetrics({ config: loadBodyMetricsConfig(share
 const nutrition = await buildNutrition({ config: loadNutritionConfig(shared), bus, pglite });
 const workouts = await buildWorkouts({ config: loadWorkoutsConfig(shared), bus, pglite });
 const insights = await buildInsights({ config: loadInsightsConfig(shared), bus, pglite });
+const imports = await buildImports({ config: loadImportsConfig(shared), bus, pglite });
 const coachConfig = loadCoachConfig(shared);
 const coach = await buildCoach({ config: coachConfig, bus, pglite });
 const bodyMetricsUrl = await bodyMetrics.listen({ host: "127.0.0.1", port: 0 });
 const nutritionUrl = await nutrition.listen({ host: "127.0.0.1", port: 0 });
 const workoutsUrl = await workouts.listen({ host: "127.0.0.1", port: 0 });
 const insightsUrl = await insights.listen({ host: "127.0.0.1", port: 0 });
+const importsUrl = await imports.listen({ host: "127.0.0.1", port: 0 });
 // The coach answers over the bus only; it listens for its health probes like every service.
 await coach.listen({ host: "127.0.0.1", port: 0 });
 
@@ -70,6 +74,7 @@ const gateway = await buildGateway({
     NUTRITION_URL: nutritionUrl,
     WORKOUTS_URL: workoutsUrl,
     INSIGHTS_URL: insightsUrl,
+    IMPORTS_URL: importsUrl,
   }),
   bus,
   pglite,
@@ -80,7 +85,7 @@ const url = await runUntilSignalled({
   port: config.PORT,
   // The gateway first: it stops taking requests and its own relay before the services behind it go.
   afterClose: async () => {
-    await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), insights.close(), coach.close()]);
+    await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), insights.close(), imports.close(), coach.close()]);
     await bus.close();
     await pglite?.close();
   },

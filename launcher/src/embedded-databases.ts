@@ -8,8 +8,9 @@ import { nutritionDatabase } from "@fit/nutrition";
 import { openEmbeddedPGlite } from "@fit/service-kit";
 import { workoutsDatabase } from "@fit/workouts";
 import { insightsDatabase } from "@fit/insights";
+import { importsDatabase } from "@fit/imports";
 
-export const embeddedDatabases = [gatewayDatabase, bodyMetricsDatabase, nutritionDatabase, workoutsDatabase, coachDatabase, insightsDatabase];
+export const embeddedDatabases = [gatewayDatabase, bodyMetricsDatabase, nutritionDatabase, workoutsDatabase, coachDatabase, insightsDatabase, importsDatabase];
 
 /** Written by the launcher's build (write-pglite-template.ts): every service's migrations, each in its schema. */
 export const sharedPgliteTemplate = fileURLToPath(new URL("../dist/pglite-template/", import.meta.url));

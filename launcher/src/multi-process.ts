@@ -6,7 +6,7 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 /**
  * Every service as its own process against PostgreSQL and NATS, as they run in production; this only saves
- * opening six terminals. Each service reads its own configuration from the environment.
+ * opening seven terminals. Each service reads its own configuration from the environment.
  */
 const { config, env } = loadLauncherConfig();
 if (!config.DATABASE_URL || !config.NATS_URL) {
@@ -21,6 +21,7 @@ const services = [
   { name: "workouts", port: 3103 },
   { name: "coach", port: 3104 },
   { name: "insights", port: 3105 },
+  { name: "imports", port: 3106 },
   { name: "gateway", port: config.PORT },
 ];
 
@@ -33,12 +34,13 @@ const children: ChildProcess[] = services.map(({ name, port }, i) =>
       ...env,
       ...secrets,
       PORT: String(port),
-      // One port cannot serve six processes' metrics: body-metrics gets METRICS_PORT, the next service +1, ...
+      // One port cannot serve seven processes' metrics: body-metrics gets METRICS_PORT, the next service +1, ...
       ...(config.METRICS_PORT ? { METRICS_PORT: String(config.METRICS_PORT + i) } : {}),
       BODY_METRICS_URL: "http://127.0.0.1:3101",
       NUTRITION_URL: "http://127.0.0.1:3102",
       WORKOUTS_URL: "http://127.0.0.1:3103",
       INSIGHTS_URL: "http://127.0.0.1:3105",
+      IMPORTS_URL: "http://127.0.0.1:3106",
     },
   }),
 );

@@ -3,7 +3,7 @@
 // later is searched too.
 import pg from "pg";
 
-const serviceSchemas = ["identity", "body_metrics", "nutrition", "workouts", "coach", "insights"];
+const serviceSchemas = ["identity", "body_metrics", "nutrition", "workouts", "coach", "insights", "imports"];
 
 export interface Hit {
   table: string;

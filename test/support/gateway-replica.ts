@@ -18,6 +18,7 @@ export const startReplica = async (system: System, logLevel = "warn", env: Recor
     NUTRITION_URL: system.services.nutrition,
     WORKOUTS_URL: system.services.workouts,
     INSIGHTS_URL: system.services.insights,
+    IMPORTS_URL: system.services.imports,
     ...env,
   });
   return {

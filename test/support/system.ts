@@ -10,6 +10,7 @@ import { buildNutrition, loadNutritionConfig } from "@fit/nutrition";
 import { createTestDatabase, deleteNamespaceStreams, freePort, uniqueTag } from "@fit/testing";
 import { buildWorkouts, loadWorkoutsConfig } from "@fit/workouts";
 import { buildInsights, loadInsightsConfig } from "@fit/insights";
+import { buildImports, loadImportsConfig } from "@fit/imports";
 // The root package does not list @fit/bus (only the embedded mode needs it here), so it is reached by path, as
 // nutrition-accounts.ts reaches the projection model.
 import { createBus, type Bus, type Logger } from "@fit/bus";
@@ -88,14 +89,16 @@ export const startSystem = async (options: SystemOptions) => {
   const workouts = await buildWorkouts({ config: loadWorkoutsConfig(env), bus, pglite });
   const coach = await buildCoach({ config: loadCoachConfig(env), bus, pglite });
   const insights = await buildInsights({ config: loadInsightsConfig(env), bus, pglite });
+  const imports = await buildImports({ config: loadImportsConfig(env), bus, pglite });
   const services = {
     bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
     nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
     workouts: await workouts.listen({ host: "127.0.0.1", port: 0 }),
     coach: await coach.listen({ host: "127.0.0.1", port: 0 }),
     insights: await insights.listen({ host: "127.0.0.1", port: 0 }),
+    imports: await imports.listen({ host: "127.0.0.1", port: 0 }),
   };
-  const gatewayEnv = { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition, WORKOUTS_URL: services.workouts, INSIGHTS_URL: services.insights };
+  const gatewayEnv = { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition, WORKOUTS_URL: services.workouts, INSIGHTS_URL: services.insights, IMPORTS_URL: services.imports };
   const gateway = await buildGateway({ config: loadGatewayConfig(gatewayEnv), bus, pglite });
   const url = await gateway.listen({ host: "127.0.0.1", port });
   const issueKey = async (email: string, options: IssueKeyOptions = {}) => {
@@ -109,7 +112,7 @@ export const startSystem = async (options: SystemOptions) => {
     url,
     env,
     services,
-    apps: { gateway, bodyMetrics, nutrition, workouts, coach, insights },
+    apps: { gateway, bodyMetrics, nutrition, workouts, coach, insights, imports },
     /** The shared in-process bus of the embedded mode (undefined on NATS: each service has its own connection). */
     bus,
     /** A new account and a key for it (full access unless scopes are given). */
@@ -136,7 +139,7 @@ export const startSystem = async (options: SystemOptions) => {
         await rm(replica.dataDir, { recursive: true, force: true });
       }
       await gateway.close();
-      await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), insights.close(), coach.close()]);
+      await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), insights.close(), imports.close(), coach.close()]);
       // A shared bus (and PGlite) is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
       await storage.drop();
       await rm(dataDir, { recursive: true, force: true });

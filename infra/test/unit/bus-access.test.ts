@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { buildBodyMetrics, loadBodyMetricsConfig } from "../../../services/body-metrics/src/index.ts";
 import { buildCoach, loadCoachConfig } from "../../../services/coach/src/index.ts";
 import { buildGateway, loadGatewayConfig } from "../../../services/gateway/src/index.ts";
+import { buildImports, loadImportsConfig } from "../../../services/imports/src/index.ts";
 import { buildInsights, loadInsightsConfig } from "../../../services/insights/src/index.ts";
 import { buildNutrition, loadNutritionConfig } from "../../../services/nutrition/src/index.ts";
 import { buildWorkouts, loadWorkoutsConfig } from "../../../services/workouts/src/index.ts";
@@ -47,6 +48,7 @@ const builders: Record<BusUser, (env: NodeJS.ProcessEnv, bus: Bus) => Promise<Ht
   workouts: (env, bus) => buildWorkouts({ config: loadWorkoutsConfig(env), bus }),
   coach: (env, bus) => buildCoach({ config: loadCoachConfig(env), bus }),
   insights: (env, bus) => buildInsights({ config: loadInsightsConfig(env), bus }),
+  imports: (env, bus) => buildImports({ config: loadImportsConfig(env), bus }),
 };
 
 const sorted = (list: readonly string[]) => [...list].sort();

@@ -162,7 +162,7 @@ describe("Kubernetes manifests", () => {
     // Only the gateway is reached from outside the namespace, and on its http port alone (besides metrics).
     const fromElsewhere = (name: string) => ingressTo(name).filter((rule) => rule.from?.some((peer) => peer.namespaceSelector && !peer.podSelector));
     expect(fromElsewhere("gateway").flatMap((r) => r.ports ?? []).map((p) => p.port)).toContain("http");
-    for (const name of ["body-metrics", "nutrition", "workouts", "coach", "insights"]) {
+    for (const name of ["body-metrics", "nutrition", "workouts", "coach", "insights", "imports"]) {
       for (const rule of fromElsewhere(name)) expect(rule.ports?.map((p) => p.port), name).toEqual(["metrics"]);
       const fromPods = ingressTo(name).flatMap((r) => r.from ?? []).filter((peer) => peer.podSelector);
       for (const peer of fromPods) expect(peer.podSelector?.matchLabels, name).toEqual({ "app.kubernetes.io/name": "gateway" });

@@ -38,7 +38,7 @@ describe("make-secrets.sh", () => {
         (await readFile(envFile, "utf8")).split("\n").filter(Boolean).map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
       );
       const nats = Object.entries(secrets).filter(([name]) => name.startsWith("NATS_PASSWORD_"));
-      expect(nats).toHaveLength(6);
+      expect(nats).toHaveLength(7);
       const checked = await exec(NATS_SERVER, ["-t", "-c", path.join(dir, "nats.conf")], { env: { ...process.env, ...secrets } }).then(
         () => "accepted",
         (error: Error & { stderr?: string }) => error.stderr ?? error.message,

@@ -6,7 +6,7 @@ import { SERVICE_ENV, SERVICE_NODE_FLAGS } from "../../src/service-node-flags.ts
 
 const root = new URL("../../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), "utf8");
-const services = ["gateway", "body-metrics", "nutrition", "workouts", "coach", "insights"];
+const services = ["gateway", "body-metrics", "nutrition", "workouts", "coach", "insights", "imports"];
 const flags = SERVICE_NODE_FLAGS.join(" ");
 const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=${value}`).join(" ");
 

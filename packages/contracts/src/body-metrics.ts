@@ -53,7 +53,7 @@ export const WeightIngest = z
   })
   .meta({ id: "WeightIngest" });
 
-export const WeightSource = z.enum(["manual", "scale"]);
+export const WeightSource = z.enum(["manual", "scale", "import"]);
 
 export const WeightReading = z
   .object({
@@ -176,6 +176,18 @@ export const DashboardBodyPart = z.object({
   shoulderToWaist: z.number().nullable().meta({ description: "Latest shoulders ÷ latest waist, 3 decimals." }),
 });
 
+/**
+ * One weigh-in an import writes; `externalId` is the same whenever the same reading is imported again, `id` the
+ * same whenever the same import writes it again (after a crash), so the import can tell its own rows.
+ */
+export const ImportedWeighIn = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  ts: LoggedTimestampMs,
+  weightKg: WeightKg,
+  bodyFatPct: BodyFatPct.nullable(),
+});
+
 export const bodyMetricsBus = {
   weightSummary: defineEndpoint({
     subject: "body-metrics.weight-summary.get",
@@ -198,6 +210,25 @@ export const bodyMetricsBus = {
       accountId, weightKg: WeightKg, bodyFatPct: BodyFatPct.nullable(), ts: LoggedTimestampMs, externalId: z.string().min(1).max(200).nullable(),
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
+  }),
+  /** Weigh-ins stored once per (account, externalId), source `import`. */
+  importWeighIns: defineEndpoint({
+    subject: "body-metrics.weight.import",
+    service: "body-metrics",
+    request: z.object({ accountId, rows: z.array(ImportedWeighIn).min(1).max(500) }),
+    reply: z.object({
+      stored: z.array(Uuid).meta({
+        description: "The id of the reading stored under each row's externalId, in the rows' order: the row's own id when " +
+          "this call or an earlier one with that id stored it, another when the account already had the reading.",
+      }),
+    }),
+  }),
+  /** Removes imported readings by id (never a reading logged another way): an import's undo. */
+  removeImportedWeighIns: defineEndpoint({
+    subject: "body-metrics.weight.remove-imported",
+    service: "body-metrics",
+    request: z.object({ accountId, ids: z.array(Uuid).min(1).max(500) }),
+    reply: z.object({ removed: z.number().int().min(0) }),
   }),
   /** The readings between two instants, oldest first: what a copy of them (insights' read model) is repaired from. */
   weightReadings: defineEndpoint({

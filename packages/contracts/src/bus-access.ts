@@ -2,6 +2,7 @@ import { accountExportParts, identityEvents } from "./account.ts";
 import { bodyMetricsBus, bodyMetricsEvents } from "./body-metrics.ts";
 import type { EndpointDef, EventDef } from "./bus.ts";
 import { coachBus } from "./coach.ts";
+import { importsEvents } from "./imports.ts";
 import { nutritionBus, nutritionEvents } from "./nutrition.ts";
 import { workoutsBus, workoutsEvents } from "./workouts.ts";
 
@@ -40,6 +41,8 @@ const accountDeletion = (service: string) => ({ event: identityEvents.accountDel
 export const nutritionRollupDurable = (event: EventDef) => `nutrition-rollup-${event.subject.split(".").at(-1)}`;
 /** The durables insights keeps its read model of weigh-ins and food days through, one per event. */
 export const insightsDurable = (event: EventDef) => `insights-${event.subject.replaceAll(".", "-")}`;
+/** The durable every imports replica takes import steps from: one work queue shared by the replicas. */
+export const importsWorkerDurable = "imports-worker";
 /** The durable nutrition copies the account's targets onto its days through. */
 export const nutritionTargetsDurable = "nutrition-targets";
 
@@ -92,6 +95,13 @@ export const busAccess = {
         .map((event) => ({ event, durable: insightsDurable(event) })),
       accountDeletion("insights"),
     ],
+    broadcasts: [],
+    buckets: [],
+  },
+  imports: {
+    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns],
+    publishes: [importsEvents.importStep],
+    consumes: [{ event: importsEvents.importStep, durable: importsWorkerDurable }, accountDeletion("imports")],
     broadcasts: [],
     buckets: [],
   },

@@ -1,5 +1,6 @@
 import { identityEvents } from "./account.ts";
 import { bodyMetricsEvents } from "./body-metrics.ts";
+import { importsEvents } from "./imports.ts";
 import { nutritionEvents } from "./nutrition.ts";
 import { workoutsEvents } from "./workouts.ts";
 
@@ -12,4 +13,5 @@ export const allEvents = [
   ...Object.values(bodyMetricsEvents),
   ...Object.values(nutritionEvents),
   ...Object.values(workoutsEvents),
+  ...Object.values(importsEvents),
 ];

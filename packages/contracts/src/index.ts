@@ -10,6 +10,7 @@ export * from "./own-foods.ts";
 export * from "./estimates.ts";
 export * from "./workouts.ts";
 export * from "./insights.ts";
+export * from "./imports.ts";
 export * from "./coach.ts";
 export * from "./dashboard.ts";
 export * from "./operations.ts";

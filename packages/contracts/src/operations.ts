@@ -22,6 +22,7 @@ import {
   WorkoutRoute,
 } from "./workouts.ts";
 import { Insights, InsightsQuery, Profile, ProfileInput } from "./insights.ts";
+import { IMPORT_FILE_LIMIT, ImportList, ImportQuery, ImportSummary, ImportText } from "./imports.ts";
 import type { Scope } from "./scopes.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -36,7 +37,7 @@ export interface Operation {
   /** Fastify-style path (`/api/weight/:id`). */
   readonly path: string;
   /** The service that serves it; the gateway forwards the path's prefix there. */
-  readonly service: "gateway" | "body-metrics" | "nutrition" | "workouts" | "insights";
+  readonly service: "gateway" | "body-metrics" | "nutrition" | "workouts" | "insights" | "imports";
   readonly tag: string;
   readonly scope: Scope;
   readonly summary: string;
@@ -63,8 +64,12 @@ export interface Operation {
    * first answer again instead of writing twice (docs/decisions/0062-idempotency-keys.md).
    */
   readonly idempotencyKey?: true;
-  /** A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB). */
-  readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[] };
+  /**
+   * A route that also takes a file: these media types arrive as raw bytes, up to `limitBytes` (not 64 KiB).
+   * `streamed`: the file is read as it arrives and never held whole, so it costs a process's budget of request
+   * bodies in flight only the piece in hand, not `limitBytes` (docs/decisions/0076-imports-as-background-jobs.md).
+   */
+  readonly upload?: { readonly limitBytes: number; readonly mediaTypes: readonly string[]; readonly streamed?: true };
 }
 
 /** A language-model call can fail upstream (502), time out (504), or find the coach busy or the quota spent (429). */
@@ -327,6 +332,33 @@ export const operations = {
       limitBytes: ACTIVITY_FILE_LIMIT,
       mediaTypes: ["application/gpx+xml", "application/vnd.garmin.tcx+xml", "application/vnd.ant.fit", "application/xml", "text/xml", "application/octet-stream"],
     },
+  }),
+  startImport: define({
+    id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
+    summary: "Import a weigh-in export (CSV)",
+    description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
+      "import at once; it is read in the background (GET /api/imports/{id} follows it). Withings, Fitbit, Renpho, Libra " +
+      "and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), times " +
+      "without a zone in `tz` (default UTC), a date without a time at local noon. Each reading is stored once: the same " +
+      "file imported again creates nothing and counts its rows as skipped.",
+    query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
+    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/octet-stream"], streamed: true },
+  }),
+  listImports: define({
+    id: "listImports", method: "GET", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:read",
+    summary: "List imports", description: "The caller's imports, newest first (the latest 100).", response: ImportList, errors: [],
+  }),
+  getImport: define({
+    id: "getImport", method: "GET", path: "/api/imports/:id", service: "imports", tag: "Imports", scope: "imports:read",
+    summary: "Follow an import", description: "Its state, counts per kind, the first refused rows with their reasons, and progress.",
+    params: IdParams, response: ImportSummary, errors: [400, 404],
+  }),
+  deleteImport: define({
+    id: "deleteImport", method: "DELETE", path: "/api/imports/:id", service: "imports", tag: "Imports", scope: "imports:write",
+    summary: "Cancel or undo an import",
+    description: "A queued or reading import is cancelled; a finished (or cancelled) one is undone: exactly the rows it " +
+      "created are removed, rows it skipped as already stored stay. Answers the import as it now is.",
+    params: IdParams, response: ImportSummary, errors: [400, 404],
   }),
   getProfile: define({
     id: "getProfile", method: "GET", path: "/api/profile", service: "insights", tag: "Profile", scope: "profile:read",

@@ -8,6 +8,7 @@ export const scopes = [
   "nutrition:read", "nutrition:write",
   "workouts:read", "workouts:write",
   "profile:read", "profile:write",
+  "imports:read", "imports:write",
   "coach",
   "dashboard:read",
   "keys",

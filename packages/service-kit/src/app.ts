@@ -40,6 +40,15 @@ export interface HttpAppOptions {
 const logsEveryRequest = (logger: HttpAppOptions["logger"]) =>
   typeof logger === "object" && logger !== null && "level" in logger && (logger.level === "debug" || logger.level === "trace");
 
+/** The one JSON parser: refuses what no handler should see (prototype-pollution keys, NUL, stack-deep nesting). */
+export const parseJson = (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
+  try {
+    done(null, parseJsonBody(body as string));
+  } catch (error) {
+    done(error as Error);
+  }
+};
+
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
 export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
   const app = Fastify({
@@ -62,13 +71,7 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   app.setSerializerCompiler(responseSerializerCompiler);
   // One parser refuses what no handler should see: prototype-pollution keys, NUL, stack-deep nesting.
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as Error);
-    }
-  });
+  app.addContentTypeParser("application/json", { parseAs: "string" }, parseJson);
   // JSON only: a text/plain body is how a cross-site form sneaks past CORS, so it is a 415
   // (docs/security.md#7-csrf-defence-origin-check-and-json-only-bodies).
   app.removeContentTypeParser("text/plain");

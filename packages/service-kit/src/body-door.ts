@@ -17,9 +17,15 @@ const BUSY_RETRY_AFTER_S = 2;
 const DRAIN_BYTES = 128 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 
-/** What a request's body may cost before it is read: its declared length, or its route's limit when it is chunked. */
+/** What a streamed upload holds at once: the piece in hand (the imports service keeps 1 MiB chunks). */
+const STREAMED_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * What a request's body may cost before it is read: its declared length, or its route's limit when it is chunked;
+ * a streamed upload's at most the piece in hand.
+ */
 const bodyBytesOf = (request: FastifyRequest): number => {
-  const limit = request.routeOptions.bodyLimit ?? 0;
+  const limit = Math.min(request.routeOptions.bodyLimit ?? 0, request.routeOptions.config.operation?.upload?.streamed ? STREAMED_BODY_BYTES : Infinity);
   const declared = request.headers["content-length"];
   if (declared !== undefined) {
     const bytes = Number(declared);

@@ -1,8 +1,9 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { z } from "zod";
 import { AppError, type Operation } from "@fit/contracts";
 import type { Caller } from "./assertion.ts";
-import { BODY_LIMIT } from "./app.ts";
+import { BODY_LIMIT, parseJson } from "./app.ts";
 import { parseOrRefuse } from "./http-errors.ts";
 import { noKey, serveKeyed, type RecordAnswer } from "./idempotency.ts";
 import { JsonText } from "./json-text.ts";
@@ -23,8 +24,32 @@ const parseJsonForm = (schema: z.ZodType, request: FastifyRequest) => {
   if (Number(request.headers["content-length"] ?? 0) > BODY_LIMIT) throw new AppError("payload_too_large", "request body is too large");
   return parseOrRefuse(schema, request.body);
 };
-/** An upload route's body: the JSON form parsed, or a file's raw bytes. */
-type BodyOf<O extends Operation> = O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
+/**
+ * An upload route's JSON form keeps the 64 KiB every JSON body has, also when it is sent chunked (declaring no
+ * length). The rest is read and dropped rather than the connection cut: the gateway is still sending it, and a
+ * reset would reach the caller as a 503 instead of this 413.
+ */
+const jsonFormWithin = (limit: number) => (request: FastifyRequest, payload: Readable, done: (error: Error | null, value?: unknown) => void) => {
+  const kept: Buffer[] = [];
+  let received = 0;
+  payload.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= limit) kept.push(chunk);
+  });
+  payload.once("error", done);
+  payload.once("end", () => {
+    if (received > limit) done(new AppError("payload_too_large", "request body is too large"));
+    else parseJson(request, Buffer.concat(kept).toString("utf8"), done);
+  });
+};
+
+/**
+ * An upload route's body: the JSON form parsed, or a file's raw bytes; a streamed upload's file as the request
+ * stream, unread and uncounted (its handler reads it as it arrives and enforces `upload.limitBytes` itself).
+ */
+type BodyOf<O extends Operation> = O["upload"] extends { streamed: true }
+  ? Parsed<O["body"]> | Readable
+  : O["upload"] extends object ? Parsed<O["body"]> | Buffer : Parsed<O["body"]>;
 
 export interface OperationInput<O extends Operation> {
   body: BodyOf<O>;
@@ -63,7 +88,8 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
       if (op.status) void reply.code(op.status);
       // The assertion hook sets the caller on every route a service serves; a handler never runs without one.
       if (!request.caller) throw new AppError("unauthenticated", "missing internal assertion");
-      const body = upload && op.body && !Buffer.isBuffer(request.body) ? parseJsonForm(op.body, request) : request.body;
+      const file = Buffer.isBuffer(request.body) || request.body instanceof Readable;
+      const body = upload && op.body && !file ? parseJsonForm(op.body, request) : request.body;
       const run = (record: RecordAnswer) =>
         handler({
           body: body as BodyOf<O>,
@@ -83,9 +109,11 @@ export const serveOperation = <O extends Operation>(app: FastifyInstance, op: O,
   if (!upload) return void app.route(route);
   // Only this route takes raw bytes, and only this route reads past the 64 KiB limit.
   void app.register(async (scope) => {
-    scope.addContentTypeParser(upload.mediaTypes.filter((type) => type !== "application/json"), { parseAs: "buffer" }, (_request, bytes, done) =>
-      done(null, bytes),
-    );
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", jsonFormWithin(BODY_LIMIT));
+    const fileTypes = upload.mediaTypes.filter((type) => type !== "application/json");
+    if (upload.streamed) scope.addContentTypeParser(fileTypes, (_request, payload, done) => done(null, payload));
+    else scope.addContentTypeParser(fileTypes, { parseAs: "buffer" }, (_request, bytes, done) => done(null, bytes));
     scope.route({ ...route, bodyLimit: upload.limitBytes });
   });
 };

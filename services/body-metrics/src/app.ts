@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { BodyMetricsConfig } from "./config.ts";
-import { serveWeightIngest } from "./handlers/ingest.ts";
+import { serveWeightImport, serveWeightIngest } from "./handlers/ingest.ts";
 import { serveBodyMetricsQueries } from "./handlers/queries.ts";
 import { measurementRoutes } from "./routes/measurements.ts";
 import { targetRoutes } from "./routes/targets.ts";
@@ -31,6 +31,7 @@ export const buildBodyMetrics = ({ config, ...shared }: ServiceDependencies<Body
         return [
           ...serveBodyMetricsQueries(context.bus, context.store, context.relay),
           serveWeightIngest(context),
+          ...serveWeightImport(context),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
         ];
       },

@@ -105,7 +105,7 @@ export const buildGateway = ({ config, ...shared }: ServiceDependencies<GatewayC
             throw new AppError("not_found", "not found");
           });
           await api.register(forwardRoutes, {
-            upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL, insights: config.INSIGHTS_URL },
+            upstreams: { "body-metrics": config.BODY_METRICS_URL, nutrition: config.NUTRITION_URL, workouts: config.WORKOUTS_URL, insights: config.INSIGHTS_URL, imports: config.IMPORTS_URL },
           });
         });
         await ingestRoute(app, {

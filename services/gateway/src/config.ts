@@ -21,6 +21,7 @@ const gatewayEnv = baseEnv(3000).extend({
   NUTRITION_URL: z.url().default("http://127.0.0.1:3102"),
   WORKOUTS_URL: z.url().default("http://127.0.0.1:3103"),
   INSIGHTS_URL: z.url().default("http://127.0.0.1:3105"),
+  IMPORTS_URL: z.url().default("http://127.0.0.1:3106"),
   /** API requests per account per minute, whatever the credential. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Refused requests (no, bad or revoked credential) per client address per minute. */

@@ -5,10 +5,10 @@ import { targets, type Target } from "./schema.ts";
 import { encodeBody } from "./values.ts";
 
 type Credential = "A" | "B" | "B-read" | "B-scopeless" | "A-session" | "C-session" | "D-session" | "ingest" | "none" | "malformed";
-export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods" | "barcodes" | "customFoods" | "recipes";
+export type Resource = "weights" | "measurements" | "items" | "workouts" | "keys" | "sessions" | "apps" | "foods" | "barcodes" | "customFoods" | "recipes" | "imports";
 
 /** The scopes of the `B-read` key: every read scope of the data. */
-export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read", "profile:read"];
+export const READ_SCOPES = ["weight:read", "measurements:read", "targets:read", "nutrition:read", "dashboard:read", "profile:read", "imports:read"];
 
 export interface Context {
   /** Full-access keys of accounts A and B, and keys of B lacking every write scope or every scope but `coach`. */
@@ -134,6 +134,7 @@ const extraHeaders = weighted<Record<string, string>>(
 const resources: [prefix: string, Resource][] = [
   ["/api/weight", "weights"], ["/api/measurements", "measurements"], ["/api/workouts", "workouts"], ["/api/keys", "keys"], ["/api/sessions", "sessions"],
   ["/api/connected-apps", "apps"], ["/api/foods/barcode", "barcodes"], ["/api/foods", "foods"], ["/api/custom-foods", "customFoods"], ["/api/recipes", "recipes"],
+  ["/api/imports", "imports"],
 ];
 /** Foods are the same for every account: another account's food id (or barcode) is as good as one's own. */
 const SHARED: readonly Resource[] = ["foods", "barcodes"];

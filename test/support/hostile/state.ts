@@ -1,6 +1,7 @@
 import { client } from "../http.ts";
 import { NUTELLA } from "../open-food-facts.ts";
 import { signIn } from "../sign-in.ts";
+import { waitFor } from "../wait.ts";
 import type { Resource } from "./requests.ts";
 import { DATES } from "./schema.ts";
 
@@ -20,7 +21,7 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
   const barcodes = [NUTELLA.code, NUTELLA.code.slice(1), "0".repeat(8)];
   const foods = ["usda:173944", "usda:171477", "usda:168878", "usda:171287", `off:${NUTELLA.code}`];
   const ids: Record<Resource, string[]> = {
-    weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, barcodes, customFoods: [], recipes: [],
+    weights: [], measurements: [], items: [], workouts: [], keys: [], sessions: [], apps: [], foods, barcodes, customFoods: [], recipes: [], imports: [],
   };
   const day = Date.parse(`${DATES[0]}T08:00:00Z`);
   for (let i = 0; i < count; i++) {
@@ -34,6 +35,14 @@ export const seed = async (api: Api, count: number): Promise<Record<Resource, st
     const recipe = { name: `seed recipe ${i}`, servings: 2, ingredients: [{ foodId: foods[i % foods.length], portion: { grams: 100 + i } }] };
     ids.recipes.push(await created(api.post("/api/recipes", recipe)));
   }
+  // Imports of one reading each, finished before the state is read, so no later change of theirs shows in it.
+  for (let i = 0; i < count; i++) {
+    const started = await api.post("/api/imports", { text: `Date,"Weight (kg)"\n${DATES[1]} 0${i}:30:00,7${i}.5\n` });
+    if (started.status !== 202) throw new Error(`seeding an import failed: ${started.status} ${JSON.stringify(started.body)}`);
+    ids.imports.push(started.body.id as string);
+  }
+  await waitFor("the seeded imports to finish", async () =>
+    ((await api.get("/api/imports")).body.items as { state: string }[]).every((i) => i.state === "done") ? true : undefined);
   const targets = await api.put("/api/targets", { goalWeightKg: 75, startWeightKg: 85, dailyKcalTarget: 2200, proteinTargetG: 150 });
   if (targets.status !== 200) throw new Error(`seeding targets failed: ${targets.status}`);
   const profile = await api.put("/api/profile", { heightCm: 178, birthYear: 1990, sex: "female", activityLevel: "light", units: "imperial", timeZone: "Europe/Berlin" });

@@ -9,7 +9,7 @@ import { Field, FormProblem, formError, numberOrUndefined, text, type FormError 
 const SCOPES: readonly Scope[] = [
   "weight:read", "weight:write", "measurements:read", "measurements:write", "targets:read", "targets:write",
   "nutrition:read", "nutrition:write", "workouts:read", "workouts:write",
-  "profile:read", "profile:write", "coach", "dashboard:read", "keys", "account",
+  "profile:read", "profile:write", "imports:read", "imports:write", "coach", "dashboard:read", "keys", "account",
 ];
 const DATA_SCOPES = SCOPES.filter((scope) => scope !== "keys" && scope !== "account");
 

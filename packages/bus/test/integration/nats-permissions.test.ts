@@ -139,7 +139,7 @@ describe("NATS with a user per service", () => {
     const accountId = randomUUID();
     await gateway.publish(identityEvents.accountDeleted.subject, { id: randomUUID(), type: identityEvents.accountDeleted.subject, occurredAt: new Date().toISOString(), data: { accountId } });
     const consumers = services.filter((s) => busAccess[s].consumes.some((c) => c.event === identityEvents.accountDeleted));
-    expect(consumers.sort()).toEqual(["body-metrics", "coach", "insights", "nutrition", "workouts"]);
+    expect(consumers.sort()).toEqual(["body-metrics", "coach", "imports", "insights", "nutrition", "workouts"]);
     for (const service of consumers) {
       const bus = await busAs(service);
       const { durable } = busAccess[service].consumes.find((c) => c.event === identityEvents.accountDeleted)!;

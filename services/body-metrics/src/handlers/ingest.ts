@@ -13,3 +13,25 @@ export const serveWeightIngest = ({ bus, store, relay }: ServiceContext<Store>) 
     if (stored) relay.kick();
     return { stored };
   });
+
+/**
+ * An import's batches (the imports service): stored once per (account, externalId), source `import`. The key is
+ * prefixed so an import's ids never meet a scale's (docs/decisions/0076-imports-as-background-jobs.md).
+ */
+export const serveWeightImport = ({ bus, store, relay }: ServiceContext<Store>) => [
+  bus.serve(bodyMetricsBus.importWeighIns, async ({ accountId, rows }) => {
+    const stored = await store.importReadings(
+      accountId,
+      rows.map(({ id, externalId, ts, weightKg, bodyFatPct }) => ({
+        id, accountId, ts, weightKg, bodyFatPct, note: null, source: "import" as const, externalId: `import:${externalId}`,
+      })),
+    );
+    relay.kick();
+    return { stored };
+  }),
+  bus.serve(bodyMetricsBus.removeImportedWeighIns, async ({ accountId, ids }) => {
+    const removed = await store.removeImportedReadings(accountId, ids);
+    if (removed) relay.kick();
+    return { removed };
+  }),
+];

@@ -15,7 +15,7 @@ export interface NewReading {
   weightKg: number;
   bodyFatPct: number | null;
   note: string | null;
-  source: "manual" | "scale";
+  source: "manual" | "scale" | "import";
 }
 
 export interface NewMeasurement {
@@ -100,6 +100,33 @@ export const createStore = (db: Database) => {
       const [row] = await db.query<{ changed: number }>(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
       return (row?.changed ?? 0) > 0;
     },
+
+    /**
+     * An import's batch: each reading stored unless the account already has its `externalId`, with its event.
+     * The id stored under each externalId, in order: the reading's own where it is (now or from before) the one stored.
+     */
+    importReadings: (accountId: string, readings: (NewReading & { externalId: string })[]): Promise<string[]> =>
+      prisma.$transaction(async (tx) => {
+        for (const reading of readings) await tx.$queryRaw(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
+        const keys = readings.map((r) => r.externalId);
+        const stored = await tx.$queryRaw<{ id: string; external_id: string }[]>`SELECT id, external_id FROM weight_reading
+          WHERE account_id = ${accountId}::uuid AND external_id = ANY(${keys}::text[])`;
+        const idOf = new Map(stored.map((row) => [row.external_id, row.id]));
+        return readings.map((r) => idOf.get(r.externalId) ?? r.id);
+      }),
+
+    /** Deletes imported readings by id, each with its event; a reading logged another way is never touched. */
+    removeImportedReadings: (accountId: string, ids: string[]): Promise<number> =>
+      prisma.$transaction(async (tx) => {
+        const gone = await tx.$queryRaw<{ id: string; ts: Date }[]>`DELETE FROM weight_reading
+          WHERE account_id = ${accountId}::uuid AND source = 'import' AND id = ANY(${ids}::uuid[]) RETURNING id, ts`;
+        if (gone.length) {
+          await tx.outboxEvent.createMany({
+            data: gone.map(({ id, ts }) => outboxRow(bodyMetricsEvents.weightDeleted, { accountId, readingId: id, ts: ts.getTime() })),
+          });
+        }
+        return gone.length;
+      }),
 
     async setReadingNote(accountId: string, id: string, note: string | null): Promise<boolean> {
       const { count } = await prisma.weightReading.updateMany({ where: { id, accountId }, data: { note } });

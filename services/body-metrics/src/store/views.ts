@@ -7,7 +7,7 @@ export const readingView = (r: { id: string; ts: Date; weightKg: number; bodyFat
   weightKg: r.weightKg,
   bodyFatPct: r.bodyFatPct,
   note: r.note,
-  source: r.source as "manual" | "scale",
+  source: r.source as "manual" | "scale" | "import",
   createdAt: r.createdAt.getTime(),
 });
 

@@ -79,7 +79,7 @@ describe("forwarding", () => {
     await gateway.register(async (api) => {
       api.addHook("onRequest", async (request) => authenticatedAs(scopes)(request));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
-      await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url, workouts: url, insights: url } });
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url, workouts: url, insights: url, imports: url } });
     });
     await gateway.ready();
   });
@@ -188,7 +188,7 @@ describe("a service that is down", () => {
       api.addHook("onRequest", authenticatedAs(null));
       api.addHook("onRequest", authorize({ assertionSecret: secret }));
       // Port 9 (discard) on loopback: nothing listens there.
-      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9", workouts: "http://127.0.0.1:9", insights: "http://127.0.0.1:9" } });
+      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9", workouts: "http://127.0.0.1:9", insights: "http://127.0.0.1:9", imports: "http://127.0.0.1:9" } });
     });
     try {
       const response = await gateway.inject({ method: "GET", url: "/api/weight" });

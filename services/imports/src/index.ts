@@ -1,0 +1,2 @@
+export { buildImports, importsDatabase } from "./app.ts";
+export { loadImportsConfig } from "./config.ts";

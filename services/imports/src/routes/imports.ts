@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import { AppError, bodyMetricsBus, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
+import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { recogniseWeighIns, type ImportOptions, type Recognised } from "../domain/weigh-in-csv.ts";
+import { CHUNK_BYTES, type Store } from "../store/store.ts";
+
+const UNDO_BATCH = 500;
+
+/** The request's bytes in pieces of exactly CHUNK_BYTES (the last may be shorter), refused past the limit. */
+async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let held = 0;
+  let total = 0;
+  for await (const piece of source) {
+    total += piece.length;
+    if (total > IMPORT_FILE_LIMIT) throw new AppError("payload_too_large", "request body is too large");
+    pending.push(piece);
+    held += piece.length;
+    while (held >= CHUNK_BYTES) {
+      const joined = Buffer.concat(pending);
+      yield joined.subarray(0, CHUNK_BYTES);
+      pending = [joined.subarray(CHUNK_BYTES)];
+      held = joined.length - CHUNK_BYTES;
+    }
+  }
+  if (held > 0) yield Buffer.concat(pending);
+}
+
+/**
+ * Stores the upload piece by piece as it arrives, once its first piece shows a header this import reads; nothing
+ * is kept of a file refused or cut off.
+ */
+const storeFile = async (store: Store, importId: string, source: AsyncIterable<Buffer>, options: ImportOptions) => {
+  let recognised: Recognised | undefined;
+  let bytes = 0;
+  let seq = 0;
+  try {
+    for await (const piece of fixedPieces(source)) {
+      if (seq === 0) {
+        recognised = recogniseWeighIns(piece, options);
+        if (!recognised) {
+          throw new AppError("validation", "the file's header names no date and weight column of a weigh-in export this import reads " +
+            "(Withings, Fitbit, Renpho, Libra, Happy Scale)");
+        }
+      }
+      await store.putChunk(importId, seq++, piece);
+      bytes += piece.length;
+    }
+  } catch (error) {
+    await store.dropFile(importId);
+    throw error;
+  }
+  if (!recognised) throw new AppError("validation", "the file is empty");
+  return { recognised, bytes };
+};
+
+export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) => {
+  serveOperation(app, operations.startImport, async ({ body, query, caller }) => {
+    const options: ImportOptions = { tz: query.tz ?? "UTC", unit: query.unit };
+    const source: AsyncIterable<Buffer> = body instanceof Readable ? body : Readable.from([Buffer.from(body.text)]);
+    const id = randomUUID();
+    const { recognised, bytes } = await storeFile(store, id, source, options);
+    const summary = await store.createImport({
+      id, accountId: caller.accountId, fileName: query.name ?? null, bytes, options, format: recognised.format,
+      offset: recognised.offset, line: recognised.line,
+    });
+    relay.kick();
+    return summary;
+  });
+
+  serveOperation(app, operations.listImports, async ({ caller }) => ({ items: await store.listImports(caller.accountId) }));
+
+  serveOperation(app, operations.getImport, async ({ params, caller }) => {
+    const summary = await store.getImport(caller.accountId, params.id);
+    if (!summary) throw new AppError("not_found", "import not found");
+    return summary;
+  });
+
+  // Cancels an import still running, else removes the rows a finished one created, a batch at a time, each batch
+  // forgotten once its service has removed it: a retry after a failure goes on where it stopped.
+  serveOperation(app, operations.deleteImport, async ({ params, caller }) => {
+    const cancelled = await store.cancel(caller.accountId, params.id);
+    if (cancelled) return cancelled;
+    if (!(await store.finished(caller.accountId, params.id))) {
+      const summary = await store.getImport(caller.accountId, params.id);
+      if (!summary) throw new AppError("not_found", "import not found");
+      return summary;
+    }
+    for (let rows = await store.ownRows(params.id, UNDO_BATCH); rows.length; rows = await store.ownRows(params.id, UNDO_BATCH)) {
+      const ids = rows.map((row) => row.rowId);
+      await bus.request(bodyMetricsBus.removeImportedWeighIns, { accountId: caller.accountId, ids }, { timeoutMs: 30_000 });
+      await store.forgetRows(params.id, ids);
+    }
+    return store.markUndone(caller.accountId, params.id);
+  });
+};

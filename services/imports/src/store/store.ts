@@ -1,0 +1,199 @@
+import { IMPORT_REFUSALS_KEPT, importsEvents, outboxRow, type ImportSummary } from "@fit/contracts";
+import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@fit/db";
+import type { AccountData } from "@fit/service-kit";
+import type { ImportOptions, WeighInFormat } from "../domain/weigh-in-csv.ts";
+import { PrismaClient, type Import } from "./generated/client.ts";
+
+/** The file is kept in pieces of this size: a step reads from any offset by fetching only the pieces it needs. */
+export const CHUNK_BYTES = 1024 * 1024;
+
+/** The imports a step still works on; a cancelled or finished one is left alone. */
+const OPEN = ["queued", "reading"];
+/** Imports whose rows an undo removes. */
+const FINISHED = ["done", "failed", "cancelled"];
+
+export interface NewImport {
+  id: string;
+  accountId: string;
+  fileName: string | null;
+  bytes: number;
+  options: ImportOptions;
+  format: WeighInFormat;
+  offset: number;
+  line: number;
+}
+
+/** An import as a step works on it. */
+export interface Job {
+  id: string;
+  accountId: string;
+  step: number;
+  offset: number;
+  line: number;
+  options: ImportOptions;
+  format: WeighInFormat;
+}
+
+/** What one step read: where the next starts, and its rows. */
+export interface StepResult {
+  next: { offset: number; line: number };
+  done: boolean;
+  read: number;
+  /** Rows the owning service holds under this import's own ids, with their kind. */
+  ownRows: { rowId: string; kind: string }[];
+  /** Rows that were already stored under another id. */
+  alreadyStored: number;
+  refusals: { line: number; reason: string }[];
+}
+
+const summaryOf = (row: Import): ImportSummary => {
+  const bytes = Number(row.bytes);
+  const finished = row.state === "done" || row.state === "undone";
+  return {
+    id: row.id,
+    fileName: row.fileName,
+    bytes,
+    state: row.state as ImportSummary["state"],
+    layout: (row.format as unknown as WeighInFormat).layout,
+    kind: "weigh-ins",
+    counts: { read: row.read, created: row.created, skipped: row.skipped, refused: row.refused },
+    refusals: row.refusals as ImportSummary["refusals"],
+    progress: finished || bytes === 0 ? 1 : Math.min(1, Number(row.offset) / bytes),
+    error: row.error,
+    createdAt: row.createdAt.getTime(),
+    finishedAt: row.finishedAt?.getTime() ?? null,
+  };
+};
+
+const stepEvent = (accountId: string, importId: string, step: number) => outboxRow(importsEvents.importStep, { accountId, importId, step });
+
+/** The only place that talks to the database. Every query a caller makes is scoped by account. */
+export const createStore = (db: Database) => {
+  const prisma = new PrismaClient({ adapter: db.adapter });
+
+  const accountData: AccountData = {
+    // An import's record is how a file came in, not data of the person's own: the rows it made are exported where they live.
+    exports: {},
+    deleteAccount: (accountId) =>
+      prisma.$transaction(async (tx) => {
+        const ids = (await tx.import.findMany({ where: { accountId }, select: { id: true } })).map((row) => row.id);
+        await tx.importChunk.deleteMany({ where: { importId: { in: ids } } });
+        await tx.importRow.deleteMany({ where: { importId: { in: ids } } });
+        await tx.import.deleteMany({ where: { accountId } });
+        await deleteAccountEvents(tx, accountId);
+      }),
+  };
+
+  const dropFile = (importId: string) => prisma.importChunk.deleteMany({ where: { importId } });
+
+  return {
+    outbox: createOutboxSource(db),
+    ping: () => ping(prisma),
+    close: () => prisma.$disconnect(),
+    accountData,
+
+    putChunk: (importId: string, seq: number, data: Buffer) =>
+      prisma.importChunk.create({ data: { importId, seq, data: Uint8Array.from(data) } }),
+
+    /** Forgets a file whose upload did not finish. */
+    dropFile,
+
+    /** The import, queued, with its first step's event: the file's chunks are already stored. */
+    async createImport(fresh: NewImport): Promise<ImportSummary> {
+      const [row] = await prisma.$transaction([
+        prisma.import.create({
+          data: {
+            id: fresh.id, accountId: fresh.accountId, fileName: fresh.fileName, bytes: fresh.bytes, state: "queued", kind: "weigh-ins",
+            options: fresh.options, format: fresh.format, offset: fresh.offset, line: fresh.line,
+          },
+        }),
+        prisma.outboxEvent.create({ data: stepEvent(fresh.accountId, fresh.id, 0) }),
+      ]);
+      return summaryOf(row);
+    },
+
+    /** The file's bytes from `offset` on, a piece at a time. */
+    async *fileFrom(importId: string, offset: number): AsyncGenerator<Buffer> {
+      for (let seq = Math.floor(offset / CHUNK_BYTES); ; seq++) {
+        const chunk = await prisma.importChunk.findUnique({ where: { importId_seq: { importId, seq } } });
+        if (!chunk) return;
+        const bytes = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+        yield seq === Math.floor(offset / CHUNK_BYTES) ? bytes.subarray(offset % CHUNK_BYTES) : bytes;
+      }
+    },
+
+    getImport: async (accountId: string, id: string) => {
+      const row = await prisma.import.findFirst({ where: { id, accountId } });
+      return row && summaryOf(row);
+    },
+
+    listImports: async (accountId: string) =>
+      (await prisma.import.findMany({ where: { accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 100 })).map(summaryOf),
+
+    /** The import this step works on, or null when the step is stale (taken already) or the import is over. */
+    async takeStep(importId: string, step: number): Promise<Job | null> {
+      const row = await prisma.import.findFirst({ where: { id: importId, step, state: { in: OPEN } } });
+      if (!row) return null;
+      if (row.state === "queued") await prisma.import.updateMany({ where: { id: importId, state: "queued" }, data: { state: "reading" } });
+      return {
+        id: row.id, accountId: row.accountId, step, offset: Number(row.offset), line: row.line,
+        options: row.options as unknown as ImportOptions, format: row.format as unknown as WeighInFormat,
+      };
+    },
+
+    /**
+     * A step's outcome in one transaction: the rows it owns recorded (whatever else happens, so undo finds them),
+     * and, if the step is still the import's current one, the checkpoint moved on with the counts and the next
+     * step's event. A row this import recorded before (a line repeated in the file) counts as skipped.
+     */
+    saveStep: (job: Job, result: StepResult) =>
+      prisma.$transaction(async (tx) => {
+        const recorded = result.ownRows.length
+          ? await tx.importRow.createManyAndReturn({ data: result.ownRows.map((row) => ({ importId: job.id, ...row })), skipDuplicates: true, select: { rowId: true } })
+          : [];
+        const current = await tx.import.findFirst({ where: { id: job.id, step: job.step, state: { in: OPEN } } });
+        if (!current) return;
+        const refusals = [...(current.refusals as StepResult["refusals"]), ...result.refusals].slice(0, IMPORT_REFUSALS_KEPT);
+        await tx.import.update({
+          where: { id: job.id },
+          data: {
+            step: job.step + 1, offset: result.next.offset, line: result.next.line, read: { increment: result.read },
+            created: { increment: recorded.length }, skipped: { increment: result.alreadyStored + result.ownRows.length - recorded.length },
+            refused: { increment: result.refusals.length }, refusals,
+            ...(result.done ? { state: "done", finishedAt: new Date() } : {}),
+          },
+        });
+        if (result.done) await tx.importChunk.deleteMany({ where: { importId: job.id } });
+        else await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
+      }),
+
+    /** The file cannot be read on: the import fails with the reason, keeping the rows read before. */
+    async fail(job: Job, error: string) {
+      await prisma.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { state: "failed", error, finishedAt: new Date() } });
+      await dropFile(job.id);
+    },
+
+    /** Stops an import that is still queued or being read; null when it is not one of those. */
+    async cancel(accountId: string, id: string) {
+      const { count } = await prisma.import.updateMany({ where: { id, accountId, state: { in: OPEN } }, data: { state: "cancelled", finishedAt: new Date() } });
+      if (!count) return null;
+      await dropFile(id);
+      return summaryOf((await prisma.import.findUniqueOrThrow({ where: { id } })));
+    },
+
+    /** A finished import of the account, to undo; null when there is none such. */
+    finished: (accountId: string, id: string) => prisma.import.findFirst({ where: { id, accountId, state: { in: FINISHED } }, select: { id: true } }),
+
+    /** Up to `limit` of the rows the import created and has not yet removed. */
+    ownRows: (importId: string, limit: number) => prisma.importRow.findMany({ where: { importId }, take: limit, orderBy: { rowId: "asc" } }),
+
+    forgetRows: (importId: string, rowIds: string[]) => prisma.importRow.deleteMany({ where: { importId, rowId: { in: rowIds } } }),
+
+    async markUndone(accountId: string, id: string) {
+      await prisma.import.updateMany({ where: { id, accountId }, data: { state: "undone" } });
+      return summaryOf(await prisma.import.findUniqueOrThrow({ where: { id } }));
+    },
+  };
+};
+
+export type Store = ReturnType<typeof createStore>;

@@ -1,0 +1,254 @@
+import { Readable } from "node:stream";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ImportSummary } from "@fit/contracts";
+import { buildImports, loadImportsConfig } from "@fit/imports";
+import { client } from "./support/http.ts";
+import { startServiceProcess } from "./support/service-process.ts";
+import { startSystem, type System } from "./support/system.ts";
+import { waitFor } from "./support/wait.ts";
+
+type Api = ReturnType<typeof client>;
+let system: System;
+
+// Small steps, so a file of a few hundred rows is read in many checkpointed steps.
+const BATCH_ROWS = 25;
+
+beforeAll(async () => {
+  // A step a killed replica held comes back after 5 s rather than a minute.
+  system = await startSystem({
+    databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { IMPORT_BATCH_ROWS: String(BATCH_ROWS), IMPORT_STEP_ACK_WAIT_MS: "5000" },
+  });
+});
+afterAll(() => system?.stop());
+
+const DAY = 86_400_000;
+/** 07:15 at UTC+1 (Berlin in winter) on day `i` from 2024-11-01. */
+const berlinMorning = (i: number) => Date.UTC(2024, 10, 1, 6, 15) + i * DAY;
+const withingsFile = (days: number, kg: (i: number) => number) => {
+  const lines = ['Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments'];
+  for (let i = 0; i < days; i++) {
+    const wall = new Date(berlinMorning(i) + 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+    lines.push(`"${wall}",${kg(i).toFixed(2)},${(kg(i) * 0.2).toFixed(2)},3.1,60.2,44.9,`);
+  }
+  return `${lines.join("\n")}\n`;
+};
+
+const upload = (api: Api, file: string, query = "") => api.post(`/api/imports${query}`, file, { "content-type": "text/csv" });
+
+const finished = (api: Api, id: string, timeoutMs = 30_000) =>
+  waitFor(`import ${id} to finish`, async () => {
+    const { body } = await api.get(`/api/imports/${id}`);
+    return ["done", "failed"].includes(body.state) ? ImportSummary.parse(body) : undefined;
+  }, timeoutMs);
+
+/** Every weigh-in of the account, oldest first. */
+const weighIns = async (api: Api) => {
+  const all: { id: string; ts: number; weightKg: number; bodyFatPct: number | null; source: string }[] = [];
+  for (let cursor: string | null = ""; cursor !== null;) {
+    const { body } = await api.get(`/api/weight?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    all.push(...body.items);
+    cursor = body.nextCursor;
+  }
+  return all.reverse();
+};
+
+describe("weigh-in imports", () => {
+  it("imports a Withings export once, counts a second upload as skipped, and undo removes exactly its rows", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const byHand = await api.post("/api/weight", { weightKg: 90, ts: Date.UTC(2025, 9, 1, 7) });
+    expect(byHand.status).toBe(200);
+    const days = 60;
+    const kg = (i: number) => 85 - i * 0.05;
+    const file = withingsFile(days, kg);
+
+    const accepted = await upload(api, file, "?tz=Europe/Berlin&name=withings.csv");
+    expect(accepted.status).toBe(202);
+    expect(ImportSummary.parse(accepted.body)).toMatchObject({ state: "queued", fileName: "withings.csv", bytes: Buffer.byteLength(file), layout: "withings" });
+    const first = await finished(api, accepted.body.id);
+    expect(first).toMatchObject({ state: "done", progress: 1, error: null, counts: { read: days, created: days, skipped: 0, refused: 0 }, refusals: [] });
+
+    const stored = await weighIns(api);
+    expect(stored).toHaveLength(days + 1);
+    const imported = stored.filter((w) => w.source === "import");
+    expect(imported.map((w) => [w.ts, w.weightKg, w.bodyFatPct])).toEqual(
+      Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2)), 20]),
+    );
+
+    const again = await upload(api, file, "?tz=Europe/Berlin");
+    expect(again.status).toBe(202);
+    expect(await finished(api, again.body.id)).toMatchObject({ state: "done", counts: { read: days, created: 0, skipped: days, refused: 0 } });
+    expect(await weighIns(api)).toEqual(stored);
+
+    const list = await api.get("/api/imports");
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([again.body.id, accepted.body.id]);
+
+    // The second import created nothing, so its undo removes nothing; the first's removes its rows and no other.
+    expect((await api.delete(`/api/imports/${again.body.id}`)).body).toMatchObject({ state: "undone" });
+    expect(await weighIns(api)).toEqual(stored);
+    const undone = await api.delete(`/api/imports/${accepted.body.id}`);
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ state: "undone", counts: { created: days } });
+    expect((await weighIns(api)).map((w) => w.id)).toEqual([byHand.body.id]);
+  });
+
+  it("reads pounds into kilograms rounded to two decimals, from a small file sent as JSON", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const text = "Date,Weight,BMI,Fat\n12-30-2025,180.0,24.4,0\n12-31-2025,179.9,24.3,21.5\n";
+    const accepted = await api.post("/api/imports?unit=lb&tz=America/New_York", { text });
+    expect(accepted.status).toBe(202);
+    expect(await finished(api, accepted.body.id)).toMatchObject({ layout: "fitbit", counts: { read: 2, created: 2 } });
+    expect((await weighIns(api)).map((w) => [w.ts, w.weightKg, w.bodyFatPct])).toEqual([
+      [Date.UTC(2025, 11, 30, 17), 81.65, null],
+      [Date.UTC(2025, 11, 31, 17), 81.6, 21.5],
+    ]);
+  });
+
+  it("refuses rows it cannot read with their lines and reasons, and a file it cannot read at all", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const file = 'Date,"Weight (kg)"\n2025-06-01 07:00,80.1\nsoon,80\n2025-06-03 07:00,\n2025-06-04 07:00,1000\n2025-06-05 07:00,80.4\n';
+    const accepted = await upload(api, file);
+    expect(await finished(api, accepted.body.id)).toMatchObject({
+      state: "done",
+      counts: { read: 5, created: 2, skipped: 0, refused: 3 },
+      refusals: [
+        { line: 3, reason: '"soon" is not a date this import reads' },
+        { line: 4, reason: "no weight" },
+        { line: 5, reason: "weightKg must be between 9 and 320 kg" },
+      ],
+    });
+    expect((await weighIns(api)).map((w) => w.weightKg)).toEqual([80.1, 80.4]);
+
+    // No header this import knows: refused at once, and nothing kept.
+    const unknown = await upload(api, "name,kcal\napple,95\n");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/header/);
+    const empty = await upload(api, "");
+    expect(empty.status).toBe(400);
+    // A line past the limit fails the import with the reason; the rows before it stay, undo removes them.
+    const long = await upload(api, `Date,"Weight (kg)"\n2025-07-01 07:00,80\n2025-07-02 07:00,80,${"x".repeat(70_000)}\n`);
+    expect(long.status).toBe(202);
+    expect(await finished(api, long.body.id)).toMatchObject({ state: "failed", error: "line 3 is longer than 64 KiB" });
+    expect((await api.get("/api/imports")).body.items.map((i: { id: string }) => i.id)).toEqual([long.body.id, accepted.body.id]);
+    expect(await api.get("/api/imports?tz=Mars/Base")).toMatchObject({ status: 200 });
+    expect((await upload(api, file, "?tz=Mars/Base")).status).toBe(400);
+  });
+
+  it("streams a chunked upload of several megabytes (no declared length) and holds its JSON form to 64 KiB", async () => {
+    const { key } = await system.account();
+    const api = client(system.url, key);
+    const post = (contentType: string, parts: Buffer[]) =>
+      fetch(`${system.url}/api/imports`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+        body: Readable.toWeb(Readable.from(parts)),
+        duplex: "half",
+      });
+    // 1 500 rows with a 2 000-character comment each: three megabytes, so the file spans several stored chunks.
+    const rows = 1_500;
+    const first = Date.UTC(2020, 0, 1, 7);
+    const lines = Array.from({ length: rows }, (_, i) =>
+      `${new Date(first + i * DAY).toISOString().slice(0, 19).replace("T", " ")},${(70 + (i % 100) / 10).toFixed(1)},,,,,"${"note ".repeat(400)}"\n`);
+    const file = Buffer.from(`Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments\n${lines.join("")}`);
+    expect(file.length).toBeGreaterThan(3_000_000);
+    const pieces = Array.from({ length: Math.ceil(file.length / 65_536) }, (_, i) => file.subarray(i * 65_536, (i + 1) * 65_536));
+    const streamed = await post("text/csv", pieces);
+    expect(streamed.status).toBe(202);
+    const { id, bytes } = (await streamed.json()) as { id: string; bytes: number };
+    expect(bytes).toBe(file.length);
+    expect(await finished(api, id, 60_000)).toMatchObject({ state: "done", counts: { read: rows, created: rows, skipped: 0, refused: 0 } });
+    const stored = await weighIns(api);
+    expect(stored.map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: rows }, (_, i) => [first + i * DAY, Number((70 + (i % 100) / 10).toFixed(1))]));
+
+    const big = JSON.stringify({ text: `Date,"Weight (kg)"\n${"2025-01-01 07:00,80\n".repeat(5_000)}` });
+    const refused = await post("application/json", [Buffer.from(big)]);
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({ error: "request body is too large" });
+  });
+
+  it("is the uploader's alone: another account can neither read nor undo it, a key without the scope cannot start one", async () => {
+    const owner = await system.account();
+    const api = client(system.url, owner.key);
+    const accepted = await upload(api, withingsFile(3, () => 70));
+    await finished(api, accepted.body.id);
+    const stranger = client(system.url, (await system.account()).key);
+    expect((await stranger.get(`/api/imports/${accepted.body.id}`)).status).toBe(404);
+    expect((await stranger.delete(`/api/imports/${accepted.body.id}`)).status).toBe(404);
+    expect((await stranger.get("/api/imports")).body.items).toEqual([]);
+    expect((await api.get(`/api/imports/${accepted.body.id}`)).body.state).toBe("done");
+    expect(await weighIns(api)).toHaveLength(3);
+
+    const weightOnly = client(system.url, (await system.key(owner.email, { scopes: ["weight:read", "weight:write"] })).key);
+    expect((await upload(weightOnly, withingsFile(1, () => 70))).status).toBe(403);
+  });
+
+  /** An imports service in this process, answering the gateway in place of the system's own. */
+  const importsInPlace = async () => {
+    const app = await buildImports({ config: loadImportsConfig(system.env) });
+    await app.listen({ host: "127.0.0.1", port: Number(new URL(system.services.imports).port) });
+    return app;
+  };
+
+  it("goes on from its checkpoint when the imports service stops mid-way and another one starts", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const days = 400;
+    const kg = (i: number) => 80 + (i % 10) / 10;
+    // A fixed UTC+1 zone: the file's 400 mornings span summer time, which Europe/Berlin would move.
+    const accepted = await upload(api, withingsFile(days, kg), "?tz=Etc/GMT-1");
+    const id = accepted.body.id as string;
+    await waitFor("the import to be part read", async () => {
+      const { body } = await api.get(`/api/imports/${id}`);
+      return body.counts.read > 0 && body.state === "reading" ? true : undefined;
+    });
+    await system.apps.imports.close();
+    const partway = (await weighIns(api)).length;
+    expect(partway).toBeLessThan(days);
+
+    const replacement = await importsInPlace();
+    try {
+      expect(await finished(api, id, 60_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
+      const stored = await weighIns(api);
+      expect(stored.map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2))]));
+    } finally {
+      // The system closes the app it built; this one is the test's.
+      await replacement.close();
+    }
+  });
+  it("finishes with the same rows and counts when the process taking its steps is killed part-way (SIGKILL) and another goes on", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const days = 700;
+    const kg = (i: number) => 60 + (i % 50) / 10;
+    const file = withingsFile(days, kg);
+    // The gateway reaches an imports service on the system's port; the steps are taken by a process of its own.
+    await system.apps.imports.close();
+    const front = await importsInPlace();
+    const accepted = await upload(api, file, "?tz=Etc/GMT-1");
+    expect(accepted.status).toBe(202);
+    await front.close();
+    const id = accepted.body.id as string;
+    const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const progress = async () => (await db.query<{ read: number; state: string }>("SELECT read, state FROM imports.import WHERE id = $1", [id])).rows[0]!;
+      const worker = await startServiceProcess("services/imports/src/main.ts", { ...system.env, LOG_LEVEL: "warn" });
+      await waitFor("the worker to be part-way", async () => ((await progress()).read >= 200 ? true : undefined), 30_000, 10);
+      await worker.kill("SIGKILL");
+      const atKill = await progress();
+      expect(atKill.state).toBe("reading");
+      expect(atKill.read).toBeLessThan(days);
+    } finally {
+      await db.end();
+    }
+    const survivor = await importsInPlace();
+    try {
+      expect(await finished(api, id, 90_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
+      const stored = await weighIns(api);
+      expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2)), "import"]));
+      // Undo finds every row, the ones written by the killed step included.
+      expect((await api.delete(`/api/imports/${id}`)).body).toMatchObject({ state: "undone" });
+      expect(await weighIns(api)).toEqual([]);
+    } finally {
+      await survivor.close();
+    }
+  }, 150_000);
+});
