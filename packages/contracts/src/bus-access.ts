@@ -2,7 +2,8 @@ import { accountExportParts, identityEvents } from "./account.ts";
 import { bodyMetricsBus, bodyMetricsEvents } from "./body-metrics.ts";
 import type { EndpointDef, EventDef } from "./bus.ts";
 import { coachBus } from "./coach.ts";
-import { nutritionBus, nutritionEvents } from "./nutrition.ts";
+import { insightsBus } from "./insights.ts";
+import { nutritionBus, nutritionEvents, nutritionItemEvents } from "./nutrition.ts";
 import { workoutsBus, workoutsEvents } from "./workouts.ts";
 
 /** Every question on the bus; who answers each is its `service`. */
@@ -11,6 +12,7 @@ export const allEndpoints: readonly EndpointDef[] = [
   ...Object.values(nutritionBus),
   ...Object.values(workoutsBus),
   ...Object.values(coachBus),
+  ...Object.values(insightsBus),
   ...Object.values(accountExportParts),
 ];
 
@@ -50,6 +52,7 @@ export const busAccess = {
       bodyMetricsBus.ingestWeight,
       nutritionBus.dayTotal,
       workoutsBus.weekTotals,
+      insightsBus.trend,
       coachBus.ask,
       coachBus.usage,
       ...Object.values(accountExportParts),
@@ -70,7 +73,7 @@ export const busAccess = {
     asks: [coachBus.estimateFoods],
     publishes: Object.values(nutritionEvents),
     consumes: [
-      ...Object.values(nutritionEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
+      ...Object.values(nutritionItemEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
       { event: bodyMetricsEvents.targetsUpdated, durable: nutritionTargetsDurable },
       accountDeletion("nutrition"),
     ],
@@ -96,7 +99,7 @@ export const busAccess = {
     buckets: [],
   },
   coach: {
-    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems],
+    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems, insightsBus.insights],
     publishes: [],
     consumes: [accountDeletion("coach")],
     broadcasts: [],
