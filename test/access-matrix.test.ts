@@ -117,6 +117,8 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   listFoodItems: { sample: () => ({ path: `/api/nutrition/items?date=${DAY}` }) },
   editFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}`, body: { kcal: 400 } }) },
   deleteFoodItem: { resource: "foodItem", sample: (id) => ({ path: `/api/nutrition/items/${id}` }) },
+  getNutritionDay: { sample: () => ({ path: `/api/nutrition/days/${DAY}` }) },
+  markNutritionDay: { sample: () => ({ path: `/api/nutrition/days/${DAY}`, body: { mark: "complete" } }) },
   copyFoodItems: {
     resource: "snack",
     sample: () => ({ path: "/api/nutrition/copy", body: { from: { date: SNACK_DAY, meal: "snack" }, to: { date: "2026-03-03" } } }),
@@ -366,8 +368,11 @@ describe("the access matrix", () => {
   }
 });
 
-/** Operations whose ids name what every account shares (the food database): no account's ids to guard. */
-const SHARED_IDS: readonly string[] = ["getFood", "getFoodByBarcode"];
+/**
+ * Operations whose path names what every account shares (the food database) or the caller's own day (a date, which
+ * each account has of its own): no account's ids to guard.
+ */
+const SHARED_IDS: readonly string[] = ["getFood", "getFoodByBarcode", "getNutritionDay", "markNutritionDay"];
 
 describe("another account's ids", () => {
   const byId = operationList.filter((op) => op.path.includes("/:") && !SHARED_IDS.includes(op.id));

@@ -23,7 +23,7 @@ const keyFor = async (system: System, email: string, scopes: string[]) => {
   return issued.key;
 };
 
-/** Something in every service: weigh-ins, a measurement, targets, food items (so daily totals), an own food and a recipe, a workout, a coach call, an import. */
+/** Something in every service: weigh-ins, a measurement, targets, food items (so daily totals), a day mark, an own food and a recipe, a workout, a coach call, an import. */
 const seed = async (system: System, key: string) => {
   const api = client(system.url, key);
   const writes = [
@@ -34,6 +34,7 @@ const seed = async (system: System, key: string) => {
     await api.put("/api/profile", { heightCm: 178, units: "imperial", timeZone: "Europe/London" }),
     await api.post("/api/nutrition/items", { date: "2026-11-20", name: "oats", kcal: 380, proteinG: 13 }),
     await api.post("/api/nutrition/items", { date: "2026-11-21", name: "eggs", kcal: 150, proteinG: 12 }),
+    await api.put("/api/nutrition/days/2026-11-19", { mark: "complete" }),
     await api.post("/api/custom-foods", { name: "rye bread", per: "serving", servingG: 35, kcal: 90, proteinG: 3 }),
     await api.post("/api/recipes", { name: "banana bowl", servings: 2, ingredients: [{ foodId: "usda:173944", portion: { grams: 240 } }] }),
     await api.post("/api/workouts/import", {
@@ -122,7 +123,7 @@ describe("account on PostgreSQL and NATS", () => {
       expect(document.apiKeys).toHaveLength(2);
       expect(JSON.stringify(document.apiKeys)).not.toContain(key);
       const counts = Object.fromEntries(Object.keys(accountExportParts).map((part) => [part, document[part as ExportPart].length]));
-      expect(counts).toEqual({ weighIns: 3, measurements: 1, targets: 1, profile: 1, foodItems: BULK_FOOD_ITEMS + 2, dailyTotals: 2, customFoods: 1, recipes: 1, workouts: 1, coachUsage: 1 });
+      expect(counts).toEqual({ weighIns: 3, measurements: 1, targets: 1, profile: 1, foodItems: BULK_FOOD_ITEMS + 2, dailyTotals: 2, dayMarks: 1, customFoods: 1, recipes: 1, workouts: 1, coachUsage: 1 });
       expect(new Set(document.foodItems.map((item) => item.id)).size).toBe(BULK_FOOD_ITEMS + 2);
     } finally {
       spy.unsubscribe();

@@ -198,3 +198,18 @@ describe("fit food copy and recent, and fit today's macros", () => {
     expect(await fit("food", "copy", "--from", "someday")).toMatchObject({ code: 2, stderr: expect.stringContaining("not a day in the form YYYY-MM-DD") });
   }, 60_000);
 });
+
+describe("fit food day", () => {
+  it("shows whether a day counts and marks it complete, excluded or back to auto; one mark at a time", async () => {
+    const { fit, json } = await person();
+    const day = "2026-11-14";
+    expect((await fit("food", "day", day)).stdout).toBe(`${day}: not counted (nothing logged) · 0 items, 0 kcal\n`);
+    expect((await fit("food", "day", day, "--complete")).stdout).toBe(`${day}: counted (marked complete) · 0 items, 0 kcal\n`);
+    expect((await fit("food", "add", "toast", "--kcal", "80", "--protein", "3", "--date", day)).code).toBe(0);
+    expect(await json("food", "day", day, "--exclude")).toEqual({ date: day, mark: "excluded", counted: false, itemCount: 1, kcal: 80 });
+    expect(await json("food", "day", day)).toEqual({ date: day, mark: "excluded", counted: false, itemCount: 1, kcal: 80 });
+    expect((await fit("food", "day", day, "--auto")).stdout).toBe(`${day}: counted (has items) · 1 item, 80 kcal\n`);
+    expect(await fit("food", "day", day, "--complete", "--exclude")).toMatchObject({ code: 2, stdout: "", stderr: expect.stringContaining("one of --complete, --exclude, --auto") });
+    expect(await fit("food", "day", "2026-02-30")).toMatchObject({ code: 2, stdout: "" });
+  });
+});

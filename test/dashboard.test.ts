@@ -1,4 +1,4 @@
-import { Dashboard } from "@fit/contracts";
+import { Dashboard, type Insights } from "@fit/contracts";
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -46,13 +46,23 @@ describe("GET /api/dashboard", () => {
     await expect
       .poll(async () => (await api.get("/api/dashboard?date=2026-11-22")).body.nutritionToday?.adherence, { timeout: 10_000 })
       .toBe("on");
+    await expect
+      .poll(async () => ((await api.get("/api/insights?date=2026-11-22")).body as Insights).trend.length, { timeout: 10_000 })
+      .toBe(9);
     const { body, headers } = await api.get("/api/dashboard?date=2026-11-22");
     // Written from the services' replies without a serializer (docs/decisions/0056-dashboard-spliced-from-replies.md):
     // still JSON, every field of the contract in its order, and nothing else.
     expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(Object.keys(body)).toEqual(Object.keys(Dashboard.shape));
     expect(Dashboard.strict().safeParse(body).success).toBe(true);
+    // The trend weight and rate are insights', from its read model of the same weigh-ins: the same as its own answer.
+    const insights = (await api.get("/api/insights?date=2026-11-22")).body as Insights;
+    expect(insights.trend.map((point) => point.kg)).toEqual([81, null, null, null, null, null, 80, null, 79]);
+    expect(insights.trendKg).toBeGreaterThan(79);
+    expect(insights.trendKg).toBeLessThan(81);
     expect(body.weight).toEqual({
+      trendKg: insights.trendKg,
+      weeklyRateKg: insights.weeklyRateKg,
       latestKg: 79,
       weeklyAvgKg: 79.5,
       bodyFatPct: 17,
@@ -90,6 +100,12 @@ describe("GET /api/dashboard", () => {
     const own = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: DASHBOARD_ENV });
     onTestFinished(() => own.stop());
     const api = client(own.url, (await own.account()).key);
+    await api.post("/api/weight", { weightKg: 80 });
+    // The trend is insights' number, not logged data: without insights the weight stands, its trend and rate null.
+    await own.apps.insights.close();
+    const withoutInsights = await api.get("/api/dashboard");
+    expect(withoutInsights.status).toBe(200);
+    expect(withoutInsights.body.weight).toMatchObject({ trendKg: null, weeklyRateKg: null, latestKg: 80 });
     await own.apps.nutrition.close();
     const started = Date.now();
     const response = await api.get("/api/dashboard");

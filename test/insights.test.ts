@@ -170,6 +170,52 @@ describe("insights from weigh-ins and food days", () => {
     expect(await insightsAsOf(api, asOf)).toEqual(before);
   });
 
+  it("counts a day marked complete however thin, and leaves out a day marked excluded", async () => {
+    const api = client(system.url, (await system.account()).key);
+    // 14 weigh-ins; food on the first 10 days, 11 and 12 without any.
+    for (let i = 0; i < 14; i++) {
+      expect((await api.post("/api/weight", { weightKg: 80 - 0.05 * i, ts: FIRST + i * DAY_MS })).status).toBe(200);
+      if (i < 10) expect((await api.post("/api/nutrition/items", { date: day(i), name: "meals", kcal: 2000, proteinG: 120 })).status).toBe(200);
+    }
+    const asOf = day(13);
+    const before = await waitFor("the read model to hold every day", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.trend.length === 14 && insights.days.length === 10 ? insights : undefined;
+    });
+    expect(before.expenditure!.daysCounted).toBe(10);
+
+    const excluded = await api.put(`/api/nutrition/days/${day(3)}`, { mark: "excluded" });
+    expect(excluded.body).toEqual({ date: day(3), mark: "excluded", counted: false, itemCount: 1, kcal: 2000 });
+    const fast = await api.put(`/api/nutrition/days/${day(11)}`, { mark: "complete" });
+    expect(fast.body).toEqual({ date: day(11), mark: "complete", counted: true, itemCount: 0, kcal: 0 });
+    expect((await api.get(`/api/nutrition/days/${day(12)}`)).body).toEqual({ date: day(12), mark: "auto", counted: false, itemCount: 0, kcal: 0 });
+
+    const marked = await waitFor("both marks to reach the insights", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.days.length === 11 && insights.days.some((d) => d.date === day(3) && !d.counted) ? insights : undefined;
+    });
+    expect(marked.days.find((d) => d.date === day(11))).toEqual({ date: day(11), kcal: 0, counted: true });
+    expect(marked.days.filter((d) => d.counted).map((d) => d.date)).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9, 11].map(day));
+    expect(marked.expenditure!.daysCounted).toBe(10);
+    // A fast counted as eaten-nothing pulls the estimate of what is burnt below what a day unknown would.
+    expect(marked.expenditure!.kcal).toBeLessThan(before.expenditure!.kcal);
+
+    // Back to the default: the excluded day counts again, the fast is unknown again.
+    for (const date of [day(3), day(11)]) expect((await api.put(`/api/nutrition/days/${date}`, { mark: "auto" })).status).toBe(200);
+    const back = await waitFor("the marks to be undone", async () => {
+      const insights = await insightsAsOf(api, asOf);
+      return insights.days.length === 10 && insights.days.every((d) => d.counted) ? insights : undefined;
+    });
+    expect(back.expenditure).toEqual(before.expenditure);
+
+    for (const [date, body] of [["2026-02-30", { mark: "complete" }], [day(3), { mark: "done" }], [day(3), {}]] as const) {
+      const refused = await api.put(`/api/nutrition/days/${date}`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/date|mark/);
+    }
+    expect((await api.get(`/api/nutrition/days/${day(3)}`)).body).toMatchObject({ mark: "auto", counted: true });
+  });
+
   it("has nothing to suggest without a goal or a weigh-in, and refuses a bad date", async () => {
     const api = client(system.url, (await system.account()).key);
     const empty = await api.get("/api/insights");

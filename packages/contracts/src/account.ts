@@ -26,6 +26,10 @@ export const DailyTotalRow = z
   .object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int() })
   .meta({ id: "DailyTotalRow", description: "A day's stored roll-up of its food items." });
 
+export const DayMarkRow = z
+  .object({ date: CalendarDate, mark: z.enum(["complete", "excluded"]) })
+  .meta({ id: "DayMarkRow", description: "A food day marked complete or excluded; days without a row count when they have items." });
+
 export const CoachUsageRow = z
   .object({ date: CalendarDate, calls: z.number().int(), tokens: z.number().int() })
   .meta({ id: "CoachUsageRow", description: "The coach calls and model tokens of one UTC day." });
@@ -41,6 +45,7 @@ export const accountExportParts = {
   profile: exportPart("insights.export.profile", "insights", Profile),
   foodItems: exportPart("nutrition.export.food-items", "nutrition", FoodItem),
   dailyTotals: exportPart("nutrition.export.daily-totals", "nutrition", DailyTotalRow),
+  dayMarks: exportPart("nutrition.export.day-marks", "nutrition", DayMarkRow),
   customFoods: exportPart("nutrition.export.custom-foods", "nutrition", CustomFood),
   recipes: exportPart("nutrition.export.recipes", "nutrition", Recipe),
   workouts: exportPart("workouts.export.workouts", "workouts", Workout),

@@ -3,7 +3,8 @@ import { bodyMetricsBus, bodyMetricsEvents } from "./body-metrics.ts";
 import type { EndpointDef, EventDef } from "./bus.ts";
 import { coachBus } from "./coach.ts";
 import { importsEvents } from "./imports.ts";
-import { nutritionBus, nutritionEvents } from "./nutrition.ts";
+import { insightsBus } from "./insights.ts";
+import { nutritionBus, nutritionEvents, nutritionItemEvents } from "./nutrition.ts";
 import { workoutsBus, workoutsEvents } from "./workouts.ts";
 
 /** Every question on the bus; who answers each is its `service`. */
@@ -12,6 +13,7 @@ export const allEndpoints: readonly EndpointDef[] = [
   ...Object.values(nutritionBus),
   ...Object.values(workoutsBus),
   ...Object.values(coachBus),
+  ...Object.values(insightsBus),
   ...Object.values(accountExportParts),
 ];
 
@@ -53,6 +55,7 @@ export const busAccess = {
       bodyMetricsBus.ingestWeight,
       nutritionBus.dayTotal,
       workoutsBus.weekTotals,
+      insightsBus.trend,
       coachBus.ask,
       coachBus.usage,
       ...Object.values(accountExportParts),
@@ -73,7 +76,7 @@ export const busAccess = {
     asks: [coachBus.estimateFoods],
     publishes: Object.values(nutritionEvents),
     consumes: [
-      ...Object.values(nutritionEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
+      ...Object.values(nutritionItemEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
       { event: bodyMetricsEvents.targetsUpdated, durable: nutritionTargetsDurable },
       accountDeletion("nutrition"),
     ],
@@ -106,7 +109,7 @@ export const busAccess = {
     buckets: [],
   },
   coach: {
-    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems, nutritionBus.matchFoods],
+    asks: [bodyMetricsBus.overview, bodyMetricsBus.weightSummary, nutritionBus.dayItems, nutritionBus.matchFoods, insightsBus.insights],
     publishes: [],
     consumes: [accountDeletion("coach")],
     broadcasts: [],

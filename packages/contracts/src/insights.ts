@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CalendarDate } from "./common.ts";
+import { defineEndpoint } from "./bus.ts";
+import { accountId, CalendarDate } from "./common.ts";
 
 /** Whether the runtime knows the IANA zone; aliases it accepts (`UTC`, `Europe/Kiev`) are zones too. */
 export const isTimeZone = (value: string): boolean => {
@@ -135,7 +136,35 @@ export const Insights = z
     suggestedTargets: SuggestedTargets.nullable().meta({ description: "Null without a goal weight or an expenditure; POST /api/insights/adopt-targets makes them the targets." }),
     days: z
       .array(z.object({ date: CalendarDate, kcal: z.number(), counted: z.boolean() }))
-      .meta({ description: "Food days with items in the 90 days up to `date`; a day without items is unknown, never zero." }),
+      .meta({ description: "Food days with items or a mark in the 90 days up to `date`; `counted` as `PUT /api/nutrition/days/{date}` marks it (by default: has items). A day without items is unknown, never zero, unless marked complete." }),
   })
   .meta({ id: "Insights" });
 export type Insights = z.infer<typeof Insights>;
+
+/** The trend weight and weekly rate as of a day: what the dashboard adds to its `weight`. */
+export const TrendNow = z.object({
+  trendKg: z.number().nullable().meta({ description: "The trend weight on the day (insights); null without a weigh-in, or when insights did not answer in time." }),
+  weeklyRateKg: z.number().nullable().meta({ description: "kg per week from the trend's slope; negative when losing; null under a week of trend, or when insights did not answer in time." }),
+});
+export type TrendNow = z.infer<typeof TrendNow>;
+
+/**
+ * The questions insights answers from its read model
+ * (docs/decisions/0075-counted-days-and-insights-in-the-dashboard.md).
+ */
+export const insightsBus = {
+  /** The dashboard's: trend and rate alone, from the weigh-ins, without the estimate or the goal. */
+  trend: defineEndpoint({
+    subject: "insights.trend.get",
+    service: "insights",
+    request: z.object({ accountId, date: CalendarDate }),
+    reply: TrendNow,
+  }),
+  /** The coach's: all of `GET /api/insights` as of a day (default the profile's today). */
+  insights: defineEndpoint({
+    subject: "insights.insights.get",
+    service: "insights",
+    request: z.object({ accountId, date: CalendarDate.optional() }),
+    reply: Insights,
+  }),
+};

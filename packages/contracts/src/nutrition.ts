@@ -220,6 +220,30 @@ export const FoodEstimated = FoodEstimates.meta({
   description: "The estimated items, not logged: a preview to correct, then log with POST /api/nutrition/items.",
 });
 
+export const DayMark = z
+  .enum(["auto", "complete", "excluded"], { error: "mark must be one of auto, complete, excluded" })
+  .meta({
+    description:
+      "`auto`: the day counts when it has items. `complete`: everything eaten is logged, so the day counts even when " +
+      "thin or empty (a fast). `excluded`: the log is not the whole day, so it never counts.",
+  });
+export type DayMark = z.infer<typeof DayMark>;
+
+export const NutritionDayParams = z.object({ date: CalendarDate });
+
+export const NutritionDayMarkInput = z.object({ mark: DayMark }).meta({ id: "NutritionDayMarkInput" });
+
+export const NutritionDay = z
+  .object({
+    date: CalendarDate,
+    mark: DayMark,
+    counted: z.boolean().meta({ description: "Whether the expenditure estimate takes the day's intake: `complete`, or `auto` with items." }),
+    itemCount: z.number().int(),
+    kcal: z.number().meta({ description: "Calories of the day's items; a day that does not count says nothing of what was eaten." }),
+  })
+  .meta({ id: "NutritionDay", description: "Whether a food day counts as the whole day's intake." });
+export type NutritionDay = z.infer<typeof NutritionDay>;
+
 /** What a consumer needs to recompute a day: which account, which day(s). */
 const ItemChanged = z.object({
   accountId,
@@ -228,7 +252,8 @@ const ItemChanged = z.object({
   previousDate: CalendarDate.nullable().optional(),
 });
 
-export const nutritionEvents = {
+/** The events of a food item's change: nutrition rolls its daily totals up from these. */
+export const nutritionItemEvents = {
   itemLogged: defineEvent({ subject: "nutrition.item.logged", stream: "NUTRITION", data: ItemChanged }),
   itemUpdated: defineEvent({ subject: "nutrition.item.updated", stream: "NUTRITION", data: ItemChanged }),
   itemDeleted: defineEvent({ subject: "nutrition.item.deleted", stream: "NUTRITION", data: ItemChanged }),
@@ -250,6 +275,12 @@ const DatabaseFood = z.object({
 });
 export type DatabaseFood = z.infer<typeof DatabaseFood>;
 
+export const nutritionEvents = {
+  ...nutritionItemEvents,
+  /** A day was marked complete or excluded, or given back to the default: whether it counts changed. */
+  dayMarked: defineEvent({ subject: "nutrition.day.marked", stream: "NUTRITION", data: z.object({ accountId, date: CalendarDate }) }),
+};
+
 export const nutritionBus = {
   dayTotal: defineEndpoint({
     subject: "nutrition.day-total.get",
@@ -257,12 +288,15 @@ export const nutritionBus = {
     request: z.object({ accountId, email: z.string(), date: CalendarDate }),
     reply: DailyTotal.nullable(),
   }),
-  /** Each day with items between two days (inclusive), summed from the items themselves, oldest first. */
+  /**
+   * Each day with items or a mark between two days (inclusive), summed from the items themselves, oldest first,
+   * with whether it counts (docs/decisions/0075-counted-days-and-insights-in-the-dashboard.md).
+   */
   intakeDays: defineEndpoint({
     subject: "nutrition.intake-days.get",
     service: "nutrition",
     request: z.object({ accountId, from: CalendarDate, to: CalendarDate }),
-    reply: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int() })),
+    reply: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int(), counted: z.boolean() })),
   }),
   dayItems: defineEndpoint({
     subject: "nutrition.day-items.get",

@@ -12,6 +12,7 @@ import {
 import { Dashboard, DashboardQuery } from "./dashboard.ts";
 import {
   DailyTotalList, FoodDescribe, FoodDescribed, FoodEstimated, FoodItemCopy, FoodEstimateRequest, FoodItem, FoodItemCreate, FoodItemList, FoodItemPatch, FoodItemsQuery,
+  NutritionDay, NutritionDayMarkInput, NutritionDayParams,
 } from "./nutrition.ts";
 import { BarcodeParams, Food, FoodIdParams, FoodMatchList, FoodSearchQuery, RecentFoodList, RecentFoodsQuery } from "./foods.ts";
 import {
@@ -158,6 +159,21 @@ export const operations = {
     id: "deleteFoodItem", method: "DELETE", path: "/api/nutrition/items/:id", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Delete a food item",
     description: "Removes the item and recomputes the day's totals.", params: IdParams, response: Ack, errors: [400, 404],
+  }),
+  getNutritionDay: define({
+    id: "getNutritionDay", method: "GET", path: "/api/nutrition/days/:date", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:read", summary: "Whether a food day counts",
+    description: "The day's mark and whether the expenditure estimate counts it; any day has one (`auto` until marked).",
+    params: NutritionDayParams, response: NutritionDay, errors: [400],
+  }),
+  markNutritionDay: define({
+    id: "markNutritionDay", method: "PUT", path: "/api/nutrition/days/:date", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Mark a food day complete or excluded",
+    description:
+      "A day without food logged is unknown, not zero: by default (`auto`) a day counts for the expenditure estimate " +
+      "when it has items. `complete` counts it however little is logged; `excluded` never counts it; `auto` goes back " +
+      "to the default. The insights follow within moments.",
+    params: NutritionDayParams, body: NutritionDayMarkInput, response: NutritionDay, errors: [400, 413, 415],
   }),
   searchFoods: define({
     id: "searchFoods", method: "GET", path: "/api/foods", service: "nutrition", tag: "Foods",

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { InsightsConfig } from "./config.ts";
 import { subscribeInsightsEvents } from "./handlers/events.ts";
+import { serveInsightsQueries } from "./handlers/read-insights.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
 import { insightsRoutes } from "./routes/insights.ts";
 import { profileRoutes } from "./routes/profile.ts";
@@ -26,6 +27,7 @@ export const buildInsights = ({ config, ...shared }: ServiceDependencies<Insight
         profileRoutes(context);
         insightsRoutes(context);
         return [
+          ...serveInsightsQueries(context.bus, context.store),
           ...(await subscribeInsightsEvents(context.bus, context.store)),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
           startReconciliation(

@@ -140,6 +140,12 @@ const resources: [prefix: string, Resource][] = [
 const SHARED: readonly Resource[] = ["foods", "barcodes"];
 /** A path's one parameter: a resource's id, a connected app's client id, or a barcode. */
 const PATH_PARAM = /:(id|clientId|code)\b/;
+/** A path's day (`:date`, the caller's own): mostly a real one, else text no calendar has, which must be refused. */
+const DATE_PARAM = /:date\b/;
+const days = weighted<{ text: string; valid: boolean }>(
+  [6, { text: "2026-11-20", valid: true }], [2, { text: "2026-11-21", valid: true }], [1, { text: "2026-02-30", valid: false }],
+  [1, { text: "2026-1-1", valid: false }], [1, { text: "today", valid: false }], [1, { text: "..%2F..%2Fadmin", valid: false }],
+);
 const resourceOf = (path: string): Resource => resources.find(([prefix]) => path.startsWith(prefix))?.[1] ?? "items";
 
 const requestFor = (t: Target, ctx: Context) => {
@@ -149,6 +155,7 @@ const requestFor = (t: Target, ctx: Context) => {
       credential: credentialsFor(t),
       malformed: fc.constantFrom(...malformedCredentials),
       id: ids,
+      day: days,
       fallbackId: fc.uuid(),
       query: hostileQuery(t),
       body: t.body ? bodyPlans(t.body, ctx.accountB, t.accepts) : t.method === "DELETE" ? deleteBodies.map((p) => () => p) : fc.constant(noBody),
@@ -166,7 +173,8 @@ const requestFor = (t: Target, ctx: Context) => {
       let body = plan.body(false);
       const [contentType, contentTypeRefused] = plan.contentType;
       const foreignId = idKind !== "own" && !(idKind === "other" && SHARED.includes(resourceOf(t.path)));
-      let mustRefuse = credentialRefused || (hasId && foreignId) || (!!t.body && (body.refused || contentTypeRefused));
+      const badDay = DATE_PARAM.test(t.path) && !plan.day.valid;
+      let mustRefuse = credentialRefused || (hasId && foreignId) || badDay || (!!t.body && (body.refused || contentTypeRefused));
       if (!mustRefuse && write && account === "B") {
         // Account B only ever receives writes the contract refuses, so its state must be the same after the run.
         if (t.body) body = plan.body(true);
@@ -187,13 +195,14 @@ const requestFor = (t: Target, ctx: Context) => {
       const labels = [
         `cred ${credential}${credential === "malformed" ? ` ${excerpt(plan.malformed)}` : ""}`,
         ...(hasId ? [`id ${idKind}${idKind === "hostile" ? ` ${excerpt(id)}` : ""}`] : []),
+        ...(badDay ? [`day ${plan.day.text}`] : []),
         ...plan.query.labels, ...body.labels,
         ...(body.text !== undefined && contentType !== "application/json" ? [`content-type ${contentType}`] : []),
         ...(plan.origin !== undefined && plan.origin !== ctx.origin ? [`origin ${plan.origin}`] : []),
         ...Object.entries(plan.extra).map(([name, value]) => `${name} ${excerpt(value)}`),
       ];
       return {
-        target: t.id, method: t.method, url: t.path.replace(PATH_PARAM, id) + plan.query.text, headers, credential, mustRefuse, labels,
+        target: t.id, method: t.method, url: t.path.replace(PATH_PARAM, id).replace(DATE_PARAM, plan.day.text) + plan.query.text, headers, credential, mustRefuse, labels,
         body: body.text === undefined ? undefined : encodeBody(body.text, contentType.includes("latin1") ? "latin1" : "utf8"),
       };
     });

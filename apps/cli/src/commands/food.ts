@@ -1,4 +1,4 @@
-import { Meal, operations, type FoodItem, type FoodPortionChoice } from "@fit/contracts";
+import { Meal, operations, type DayMark, type FoodItem, type FoodPortionChoice, type NutritionDay } from "@fit/contracts";
 import type { Command } from "commander";
 import type { z } from "zod";
 import { day, dayOrWord, number, oneOf, onlyGiven } from "../args.ts";
@@ -60,6 +60,12 @@ const of = (value: number, target: number | null | undefined, unit: string) =>
   target == null ? `${value} ${unit}` : `${value} of ${target} ${unit}`;
 
 const TYPED_ONLY = { kcal: "--kcal", protein: "--protein", carbs: "--carbs", fat: "--fat", fiber: "--fiber" } as const;
+
+/** `2026-11-20: counted (marked complete) · 3 items, 1850 kcal`. */
+const dayLine = ({ date, mark, counted, itemCount, kcal }: NutritionDay) => {
+  const why = mark === "auto" ? (counted ? "has items" : "nothing logged") : `marked ${mark}`;
+  return `${date}: ${counted ? "counted" : "not counted"} (${why}) · ${itemCount} ${itemCount === 1 ? "item" : "items"}, ${kcal} kcal`;
+};
 
 /** What is wrong with the options of `food add` before anything is sent, or undefined. */
 const addMistake = (name: string | undefined, options: AddOptions): string | undefined => {
@@ -191,6 +197,27 @@ export const foodCommands = (program: Command): void => {
     });
 
   addDeleteCommand(food, "food item", operations.deleteFoodItem);
+
+  food
+    .command("day")
+    .description("whether a day counts for the expenditure estimate; mark it complete (counts however little is logged) or excluded")
+    .argument("<day>", "the day: YYYY-MM-DD, today or yesterday", dayOrWord)
+    .option("--complete", "everything eaten that day is logged: count it, even when thin or empty")
+    .option("--exclude", "the log is not the whole day: never count it")
+    .option("--auto", "back to the default: the day counts when it has items")
+    .action(async (date: string, options: { complete?: true; exclude?: true; auto?: true }, command: Command) => {
+      const context = contextOf(command);
+      const marks = ([["complete", options.complete], ["excluded", options.exclude], ["auto", options.auto]] as const)
+        .filter(([, given]) => given)
+        .map(([mark]): DayMark => mark);
+      if (marks.length > 1) throw new CliError("give one of --complete, --exclude, --auto", exitCodes.usage);
+      const connection = await context.connection();
+      const result = marks[0] === undefined
+        ? await call(connection, operations.getNutritionDay, { params: { date } })
+        : await call(connection, operations.markNutritionDay, { params: { date }, body: { mark: marks[0] } });
+      if (context.json) return printJson(result);
+      printLine(dayLine(result));
+    });
 
   program
     .command("today")

@@ -31,11 +31,30 @@ const budgetLine = ({ date, intake, targets }: Pick<Grounding, "date" | "intake"
   return `On ${date}: ${logged}${left}${protein}.`;
 };
 
-const weightLine = ({ weight }: Pick<Grounding, "weight">): string | null => {
-  if (!weight) return null;
-  const change = weight.changeKgPerWeek === null ? "" : `, ${weight.changeKgPerWeek > 0 ? "+" : ""}${weight.changeKgPerWeek} kg on the week before`;
-  return `Weight: ${weight.latestKg} kg latest, ${weight.weeklyAvgKg} kg this week's average${change}.`;
+const signed = (kg: number) => `${kg > 0 ? "+" : ""}${kg}`;
+
+/** The trend and its rate rather than raw readings, which swing with water; the latest reading alone without insights. */
+const weightLine = ({ weight, progress }: Pick<Grounding, "weight" | "progress">): string | null => {
+  if (!weight && progress?.trendKg == null) return null;
+  const parts = [
+    ...(progress?.trendKg == null ? [] : [`trend ${progress.trendKg} kg`]),
+    ...(progress?.weeklyRateKg == null ? [] : [`${signed(progress.weeklyRateKg)} kg a week`]),
+    ...(weight ? [`${weight.latestKg} kg latest`] : []),
+  ];
+  const goal = progress?.goal;
+  const target = goal?.targetDate ? ` (target ${goal.targetDate})` : "";
+  const reach = !goal ? "" : goal.goalDate ? `; ${goal.goalWeightKg} kg around ${goal.goalDate}${target}` : `; ${goal.goalWeightKg} kg not in reach at this rate`;
+  return `Weight: ${parts.join(", ")}${reach}.`;
 };
+
+const expenditureLine = ({ progress }: Pick<Grounding, "progress">): string | null => {
+  const expenditure = progress?.expenditure;
+  if (!expenditure || expenditure.confidence === "formula") return null;
+  return `Expenditure: about ${expenditure.kcal} kcal a day (${expenditure.low}–${expenditure.high}, ${expenditure.confidence} confidence, ${expenditure.daysCounted} counted days).`;
+};
+
+const thinLine = ({ progress }: Pick<Grounding, "progress">): string | null =>
+  progress && progress.tooThin.length > 0 ? `Not yet: ${progress.tooThin.join("; ")}.` : null;
 
 const missingLine = ({ missing }: Pick<Grounding, "missing">): string | null =>
   missing.length > 0 ? `I could not read your ${missing.join(", ")} just now, so this leaves ${missing.length === 1 ? "it" : "them"} out.` : null;
@@ -58,6 +77,6 @@ export const estimatorReply = (estimate: readonly FoodEstimate[], judgement: Jud
       lines.push(`Better option: ${o.name}, ${o.portion}: about ${o.kcal} kcal and ${o.proteinG} g protein.`);
     }
   }
-  for (const line of [weightLine(grounding), missingLine(grounding)]) if (line) lines.push(line);
+  for (const line of [weightLine(grounding), expenditureLine(grounding), thinLine(grounding), missingLine(grounding)]) if (line) lines.push(line);
   return lines.join("\n");
 };

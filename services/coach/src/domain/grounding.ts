@@ -1,36 +1,54 @@
-import type { Targets, WeightSummary } from "@fit/contracts";
+import type { Insights, Targets, WeightSummary } from "@fit/contracts";
 import { sum, tenth } from "./numbers.ts";
 
-const WEEK_MS = 7 * 86_400_000;
+/** Trend, rate, goal date and expenditure as insights computes them (docs/decisions/0075-counted-days-and-insights-in-the-dashboard.md). */
+export interface Progress {
+  trendKg: number | null;
+  weeklyRateKg: number | null;
+  goal: { goalWeightKg: number; targetDate: string | null; goalDate: string | null } | null;
+  expenditure: { kcal: number; low: number; high: number; confidence: string; daysCounted: number } | null;
+  /** What the data is too thin to judge, in words; empty when it judges everything. */
+  tooThin: string[];
+}
 
 /** What the coach knows of the caller, read over the bus; a source that did not answer is named in `missing`. */
 export interface Grounding {
   date: string;
   targets: { dailyKcalTarget: number | null; proteinTargetG: number | null; goalWeightKg: number | null } | null;
-  weight: { latestKg: number; weeklyAvgKg: number; changeKgPerWeek: number | null; note: string | null } | null;
+  weight: { latestKg: number; note: string | null } | null;
+  progress: Progress | null;
   intake: { kcal: number; proteinG: number; items: { name: string; kcal: number; proteinG: number }[] } | null;
   missing: string[];
 }
 
-const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+const days = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
-/** This week's mean against the week before's, from the daily trend; null without readings in both weeks. */
-export const weeklyChange = (trend: WeightSummary["trend"]): number | null => {
-  const newest = trend.at(-1);
-  if (!newest) return null;
-  const thisWeek = trend.filter((p) => p.ts > newest.ts - WEEK_MS).map((p) => p.kg);
-  const weekBefore = trend.filter((p) => p.ts <= newest.ts - WEEK_MS && p.ts > newest.ts - 2 * WEEK_MS).map((p) => p.kg);
-  if (weekBefore.length === 0) return null;
-  return Math.round((mean(thisWeek) - mean(weekBefore)) * 100) / 100;
-};
+export const weightGrounding = (summary: WeightSummary | null): Grounding["weight"] => summary && { latestKg: summary.latestKg, note: summary.note };
 
-export const weightGrounding = (summary: WeightSummary | null): Grounding["weight"] =>
-  summary && {
-    latestKg: summary.latestKg,
-    weeklyAvgKg: summary.weeklyAvgKg,
-    changeKgPerWeek: weeklyChange(summary.trend),
-    note: summary.note,
+/**
+ * The insights as the coach is to use them: trend and rate rather than raw means, and, where the data cannot carry
+ * a judgement yet, saying so: no rate under a week of trend, an expenditure still the formula's under a week of
+ * counted food days.
+ */
+export const progressGrounding = (insights: Insights): Progress => {
+  const weighIns = insights.trend.filter((point) => point.kg !== null).length;
+  const { expenditure } = insights;
+  const tooThin = [
+    ...(insights.weeklyRateKg === null ? [`weekly rate: too little data to judge: ${days(weighIns, "day")} of weigh-ins`] : []),
+    ...(expenditure === null || expenditure.confidence === "formula"
+      ? [`expenditure: too little data to judge: ${days(expenditure?.daysCounted ?? 0, "counted food day")}; the figure is the profile's formula`]
+      : []),
+  ];
+  return {
+    trendKg: insights.trendKg,
+    weeklyRateKg: insights.weeklyRateKg,
+    goal: insights.goal,
+    expenditure: expenditure && {
+      kcal: expenditure.kcal, low: expenditure.low, high: expenditure.high, confidence: expenditure.confidence, daysCounted: expenditure.daysCounted,
+    },
+    tooThin,
   };
+};
 
 export const targetsGrounding = (targets: Targets | null): Grounding["targets"] =>
   targets && { dailyKcalTarget: targets.dailyKcalTarget, proteinTargetG: targets.proteinTargetG, goalWeightKg: targets.goalWeightKg };

@@ -13,15 +13,27 @@ const workouts = { from: "2026-11-23", to: "2026-11-29", count: 1, durationS: 18
 describe("dashboardJson", () => {
   it("writes body-metrics' members first, then the day's food and the week's workouts, in the interface's order", () => {
     const nutrition = { userEmail: "a@example.com", date: "2026-11-27", kcal: 1900, proteinG: 160, fatG: 70, carbsG: 180, fiberG: 25, macrosUnknownItems: 0, hitProtein: true, adherence: "on" };
-    const text = dashboardJson({ body: JSON.stringify(body), nutrition: JSON.stringify(nutrition), workouts: JSON.stringify(workouts) });
-    const parsed: unknown = JSON.parse(text);
-    expect(parsed).toEqual({ ...body, nutritionToday: nutrition, workoutsThisWeek: workouts });
-    expect(Object.keys(parsed as object)).toEqual(Object.keys(Dashboard.shape));
+    const trend = { trendKg: 80.72, weeklyRateKg: -0.41 };
+    const text = dashboardJson({ body: JSON.stringify(body), nutrition: JSON.stringify(nutrition), workouts: JSON.stringify(workouts), trend: JSON.stringify(trend) });
+    const parsed = JSON.parse(text) as Dashboard;
+    expect(parsed).toEqual({ ...body, weight: { ...trend, ...body.weight }, nutritionToday: nutrition, workoutsThisWeek: workouts });
+    expect(Object.keys(parsed)).toEqual(Object.keys(Dashboard.shape));
+    expect(Object.keys(parsed.weight!)).toEqual(Object.keys(Dashboard.shape.weight.unwrap().shape));
     expect(Dashboard.strict().safeParse(parsed).success).toBe(true);
   });
 
   it("keeps a day without food as null", () => {
-    const parsed = JSON.parse(dashboardJson({ body: JSON.stringify(body), nutrition: "null", workouts: JSON.stringify(workouts) })) as Dashboard;
+    const parsed = JSON.parse(dashboardJson({ body: JSON.stringify(body), nutrition: "null", workouts: JSON.stringify(workouts), trend: null })) as Dashboard;
     expect(parsed.nutritionToday).toBeNull();
+  });
+
+  it("gives the weight a null trend and rate when insights did not answer, and leaves a null weight null", () => {
+    const parsed = JSON.parse(dashboardJson({ body: JSON.stringify(body), nutrition: "null", workouts: JSON.stringify(workouts), trend: null })) as Dashboard;
+    expect(parsed.weight).toEqual({ trendKg: null, weeklyRateKg: null, ...body.weight });
+    const noWeight = { ...body, weight: null };
+    const trend = JSON.stringify({ trendKg: 80, weeklyRateKg: 0 });
+    const empty = JSON.parse(dashboardJson({ body: JSON.stringify(noWeight), nutrition: "null", workouts: JSON.stringify(workouts), trend })) as Dashboard;
+    expect(empty).toEqual({ ...noWeight, nutritionToday: null, workoutsThisWeek: workouts });
+    expect(Dashboard.strict().safeParse(empty).success).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { Insights, Profile, Targets } from "@fit/contracts";
+import type { Insights, Profile, Targets, TrendNow } from "@fit/contracts";
 import { addDays } from "./calendar.ts";
 import { EXPENDITURE_WINDOW_DAYS, estimateExpenditure, type Profile as EstimateProfile } from "./expenditure.ts";
 import { suggestTargets } from "./targets.ts";
@@ -45,12 +45,22 @@ export interface InsightsInput {
   targets: Targets | null;
 }
 
-/** Everything `GET /api/insights` answers, as of the day `asOf`, from the read model's rows. */
-export const insightsOf = ({ asOf, profile, readings, intake, targets }: InsightsInput): Insights => {
+/** The trend from the readings up to `asOf`, its last point and its weekly rate. */
+const trendTo = ({ asOf, profile, readings }: Pick<InsightsInput, "asOf" | "profile" | "readings">) => {
   const means = dailyMeans(readings, profile.timeZone).filter((day) => day.date <= asOf);
   const trend = trendSeries(means);
-  const latest = trend.at(-1) ?? null;
-  const rate = weeklyRate(trend, asOf);
+  return { means, trend, latest: trend.at(-1) ?? null, rate: weeklyRate(trend, asOf) };
+};
+
+/** The dashboard's part: the same trend weight and rate as `insightsOf`, without the estimate. */
+export const trendNowOf = (input: Pick<InsightsInput, "asOf" | "profile" | "readings">): TrendNow => {
+  const { latest, rate } = trendTo(input);
+  return { trendKg: latest && kg2(latest.trendKg), weeklyRateKg: rate && kg2(rate.kgPerWeek) };
+};
+
+/** Everything `GET /api/insights` answers, as of the day `asOf`, from the read model's rows. */
+export const insightsOf = ({ asOf, profile, readings, intake, targets }: InsightsInput): Insights => {
+  const { means, trend, latest, rate } = trendTo({ asOf, profile, readings });
   const chartFrom = addDays(asOf, -(CHART_DAYS - 1));
   const days = intake.filter((day) => day.date >= chartFrom && day.date <= asOf);
   const person = estimateProfile(profile);

@@ -5,8 +5,8 @@ import { ensureBackfilled, refreshIntakeDays } from "./sources.ts";
 
 /**
  * Every subscription of the insights service, in one place: weigh-ins logged and deleted, and each food-item
- * change, which refreshes its day(s) from nutrition; an account met for the first time is back-filled first. Each
- * handler is idempotent; durables come from the contracts.
+ * change or day mark, which refreshes its day(s) from nutrition; an account met for the first time is back-filled
+ * first. Each handler is idempotent; durables come from the contracts.
  */
 export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
   await bus.subscribe(bodyMetricsEvents.weightLogged, insightsDurable(bodyMetricsEvents.weightLogged), async ({ data }) => {
@@ -22,8 +22,9 @@ export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
       bus.subscribe(def, insightsDurable(def), async ({ data }) => {
         await ensureBackfilled(bus, store, data.accountId);
         await refreshIntakeDays(bus, store, data.accountId, data.date, data.date);
-        if (data.previousDate && data.previousDate !== data.date) {
-          await refreshIntakeDays(bus, store, data.accountId, data.previousDate, data.previousDate);
+        const previousDate = "previousDate" in data ? data.previousDate : null;
+        if (previousDate && previousDate !== data.date) {
+          await refreshIntakeDays(bus, store, data.accountId, previousDate, previousDate);
         }
       }),
     ),

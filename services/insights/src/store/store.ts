@@ -15,6 +15,8 @@ export interface IntakeTotals {
   kcal: number;
   proteinG: number;
   itemCount: number;
+  /** As nutrition judges it: marked complete, or unmarked with items (docs/decisions/0075). */
+  counted: boolean;
 }
 
 /**
@@ -64,13 +66,13 @@ export const createStore = (db: Database) => {
     },
 
     /**
-     * The days in [from, to] become exactly `days` (a day without items is no row): after an item event for
-     * those days, or a repair. A day keeps counting while it has items.
+     * The days in [from, to] become exactly `days` (a day without items or a mark is no row): after an item
+     * or day-mark event for those days, or a repair.
      */
     replaceIntakeDays: (accountId: string, from: string, to: string, days: IntakeTotals[]) =>
       prisma.$transaction([
         prisma.intakeDay.deleteMany({ where: { accountId, date: { gte: from, lte: to } } }),
-        prisma.intakeDay.createMany({ data: days.map((day) => ({ accountId, ...day, counted: day.itemCount > 0 })) }),
+        prisma.intakeDay.createMany({ data: days.map((day) => ({ accountId, ...day })) }),
       ]),
 
     /** Oldest first, from `from` on. */

@@ -1,4 +1,4 @@
-import { bodyMetricsEvents, nutritionEvents, nutritionRollupDurable, nutritionTargetsDurable } from "@fit/contracts";
+import { bodyMetricsEvents, nutritionItemEvents, nutritionRollupDurable, nutritionTargetsDurable } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
 
@@ -9,7 +9,7 @@ import type { Store } from "../store/store.ts";
  */
 export const subscribeNutritionEvents = async (bus: Bus, store: Store) => {
   const subscriptions = await Promise.all(
-    Object.values(nutritionEvents).map((def) =>
+    Object.values(nutritionItemEvents).map((def) =>
       bus.subscribe(def, nutritionRollupDurable(def), async ({ id, data }) => {
         await store.recomputeDay(data.accountId, data.date, id);
         if (data.previousDate) await store.recomputeDay(data.accountId, data.previousDate, id);

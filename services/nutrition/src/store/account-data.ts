@@ -5,7 +5,7 @@ import { customFoodView, recipeView, uuidOf } from "./own-foods.ts";
 import type { PrismaClient } from "./generated/client.ts";
 
 /**
- * The account's food items, daily totals, own foods and recipes, exported page by page. Deleting also drops the days waiting for
+ * The account's food items, daily totals, day marks, own foods and recipes, exported page by page. Deleting also drops the days waiting for
  * their projection and the copy of the targets kept from body-metrics' events.
  */
 export const accountData = (prisma: PrismaClient): AccountData => ({
@@ -23,6 +23,16 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
           take: limit,
           select: { date: true, kcal: true, proteinG: true, itemCount: true },
         }),
+      key: (row) => row.date,
+    },
+    dayMarks: {
+      page: (accountId, after, limit) =>
+        prisma.dayMark.findMany({
+          where: { accountId, ...keyAfter("date", after) },
+          orderBy: { date: "asc" },
+          take: limit,
+          select: { date: true, mark: true },
+        }) as Promise<{ date: string; mark: "complete" | "excluded" }[]>,
       key: (row) => row.date,
     },
     customFoods: {
@@ -49,6 +59,7 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       await tx.recipe.deleteMany({ where: { accountId } });
       await tx.customFood.deleteMany({ where: { accountId } });
       await tx.dailyTotal.deleteMany({ where: { accountId } });
+      await tx.dayMark.deleteMany({ where: { accountId } });
       await tx.pendingDay.deleteMany({ where: { accountId } });
       await tx.accountTargets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);

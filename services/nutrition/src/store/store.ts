@@ -1,6 +1,7 @@
-import { nutritionEvents, outboxRow } from "@fit/contracts";
+import { nutritionEvents, outboxRow, type DayMark } from "@fit/contracts";
 import { changeWithEvent, createOutboxSource, ping, runExclusively, type Database } from "@fit/db";
 import type { DayTotal, NutritionTargets } from "../domain/daily-total.ts";
+import { counts, markOf, nutritionDay } from "../domain/day-mark.ts";
 import { foodItemView } from "./food-item-view.ts";
 import { foodQueries } from "./foods.ts";
 import { accountData } from "./account-data.ts";
@@ -97,6 +98,15 @@ export const createStore = (db: Database) => {
   const foods = foodQueries(db);
   const ownFoods = ownFoodStore(db, prisma);
 
+  /** The day's mark with its items' count and calories. */
+  const dayOf = async (accountId: string, date: string) => {
+    const [row] = await db.query<{ mark: string | null; item_count: number; kcal: number }>(Prisma.sql`
+      SELECT (SELECT mark FROM day_mark WHERE account_id = ${accountId}::uuid AND date = ${date}) AS mark,
+        count(*)::int AS item_count, COALESCE(sum(kcal), 0)::float8 AS kcal
+      FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}`);
+    return nutritionDay(date, row?.mark ?? null, row?.item_count ?? 0, row?.kcal ?? 0);
+  };
+
   return {
     outbox: createOutboxSource(db),
     ping: () => ping(prisma),
@@ -163,12 +173,34 @@ export const createStore = (db: Database) => {
       return rows.map(foodItemView);
     },
 
-    /** Each day with items in [from, to], summed from the items (not the projection, which may be a step behind). */
+    /** Each day with items or a mark in [from, to], summed from the items (not the projection, which may be a step behind), and whether it counts. */
     async intakeDays(accountId: string, from: string, to: string) {
-      const rows = await db.query<{ date: string; kcal: number; proteinG: number; itemCount: number }>(Prisma.sql`
-        SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
-        WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date ORDER BY date`);
-      return rows;
+      const rows = await db.query<{ date: string; kcal: number; proteinG: number; itemCount: number; mark: string | null }>(Prisma.sql`
+        SELECT COALESCE(i.date, m.date) AS date, COALESCE(i.kcal, 0) AS kcal, COALESCE(i."proteinG", 0) AS "proteinG",
+          COALESCE(i."itemCount", 0) AS "itemCount", m.mark
+        FROM (SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
+              WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date) i
+        FULL JOIN (SELECT date, mark FROM day_mark WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to}) m ON m.date = i.date
+        ORDER BY 1`);
+      return rows.map(({ mark, ...day }) => ({ ...day, counted: counts(markOf(mark), day.itemCount) }));
+    },
+
+    day: dayOf,
+
+    /** Marks the day (`auto` forgets the mark), with its event, in one transaction; then the day as it now reads. */
+    async markDay(accountId: string, date: string, mark: DayMark) {
+      await prisma.$transaction(async (tx) => {
+        if (mark === "auto") await tx.dayMark.deleteMany({ where: { accountId, date } });
+        else {
+          await tx.dayMark.upsert({
+            where: { accountId_date: { accountId, date } },
+            create: { accountId, date, mark },
+            update: { mark, updatedAt: new Date() },
+          });
+        }
+        await tx.outboxEvent.create({ data: outboxRow(nutritionEvents.dayMarked, { accountId, date }) });
+      });
+      return dayOf(accountId, date);
     },
 
     /**

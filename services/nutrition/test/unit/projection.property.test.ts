@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { allEvents, nutritionEvents } from "@fit/contracts";
+import { allEvents, nutritionItemEvents } from "@fit/contracts";
 import { createInProcessBus, type Logger } from "@fit/bus";
 import { signAssertion } from "@fit/service-kit";
 import fc from "fast-check";
@@ -47,7 +47,7 @@ let secret: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "nutrition-projection-"));
   secret = randomUUID() + randomUUID();
-  const itemSubjects = Object.values(nutritionEvents).map((def) => def.subject);
+  const itemSubjects = Object.values(nutritionItemEvents).map((def) => def.subject);
   recorder = recordingBus(createInProcessBus({ logger: silent, streams: allEvents }), itemSubjects);
   const config = loadNutritionConfig({ DATA_DIR: dataDir, INTERNAL_ASSERTION_SECRET: secret, LOG_LEVEL: "silent" });
   app = await buildNutrition({ config, bus: recorder.bus });
