@@ -13,27 +13,32 @@ const BACKFILL_STEP_DAYS = 100;
 export const refreshIntakeDays = async (bus: Bus, store: Store, accountId: string, from: string, to: string) => {
   const days = await bus.request(nutritionBus.intakeDays, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
   await store.replaceIntakeDays(accountId, from, to, days);
+  return days.length;
 };
 
 /** The readings in [from, to) as body-metrics holds them now. */
 export const refreshReadings = async (bus: Bus, store: Store, accountId: string, from: number, to: number) => {
   const readings = await bus.request(bodyMetricsBus.weightReadings, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
   await store.replaceReadings(accountId, from, to, readings);
+  return readings.length;
 };
 
 /**
  * The account's last BACKFILL_DAYS copied in from body-metrics and nutrition, once: an account with history from
  * before the read model existed (or before it first heard of the account) gets its insights from that history, not
- * only from the events since. Events and reads call it first; after the first time it is one lookup.
+ * only from the events since. Events and reads call it first; once an account has history copied it is one lookup.
  */
 export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
   if (await store.isBackfilled(accountId)) return;
   // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).
   const end = now + 2 * DAY_MS;
+  let found = 0;
   for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
     const from = to - BACKFILL_STEP_DAYS * DAY_MS;
-    await refreshReadings(bus, store, accountId, from, to);
-    await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
+    found += await refreshReadings(bus, store, accountId, from, to);
+    found += await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
   }
-  await store.markBackfilled(accountId);
+  // Only an account with history is recorded: an event arriving after its account was deleted finds none, and
+  // must leave nothing of it behind.
+  if (found > 0) await store.markBackfilled(accountId);
 };
