@@ -26,19 +26,25 @@ export const refreshReadings = async (bus: Bus, store: Store, accountId: string,
 /**
  * The account's last BACKFILL_DAYS copied in from body-metrics and nutrition, once: an account with history from
  * before the read model existed (or before it first heard of the account) gets its insights from that history, not
- * only from the events since. Events and reads call it first; once an account has history copied it is one lookup.
+ * only from the events since. Events and reads call it first; once an account is recorded it is one lookup.
+ *
+ * The account is recorded before the copy, so a copy still under way when the account's rows are dropped (its
+ * deletion) cannot record it afterwards; it is unrecorded again when the copy fails or finds no history, so the
+ * next event or read tries again and a deleted account leaves nothing behind.
  */
 export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
   if (await store.isBackfilled(accountId)) return;
+  await store.markBackfilled(accountId);
   // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).
   const end = now + 2 * DAY_MS;
   let found = 0;
-  for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
-    const from = to - BACKFILL_STEP_DAYS * DAY_MS;
-    found += await refreshReadings(bus, store, accountId, from, to);
-    found += await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
+  try {
+    for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
+      const from = to - BACKFILL_STEP_DAYS * DAY_MS;
+      found += await refreshReadings(bus, store, accountId, from, to);
+      found += await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
+    }
+  } finally {
+    if (found === 0) await store.unmarkBackfilled(accountId);
   }
-  // Only an account with history is recorded: an event arriving after its account was deleted finds none, and
-  // must leave nothing of it behind.
-  if (found > 0) await store.markBackfilled(accountId);
 };

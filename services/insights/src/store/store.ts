@@ -85,6 +85,10 @@ export const createStore = (db: Database) => {
       await prisma.backfilledAccount.createMany({ data: [{ accountId }], skipDuplicates: true });
     },
 
+    async unmarkBackfilled(accountId: string) {
+      await prisma.backfilledAccount.deleteMany({ where: { accountId } });
+    },
+
     /** Every account the read model holds anything of, for the repair pass. */
     async knownAccounts(): Promise<string[]> {
       const rows = await prisma.$queryRaw<{ account_id: string }[]>(Prisma.sql`
