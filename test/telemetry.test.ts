@@ -77,7 +77,7 @@ describe("traces", () => {
     const root = await gatewaySpan("GET", "/api/dashboard");
     const trace = traceOf(root);
     const answered = trace.filter((s) => s.kind === SpanKind.SERVER && s.attributes["messaging.consumer.group.name"]);
-    expect(new Set(answered.map((s) => s.attributes["messaging.consumer.group.name"]))).toEqual(new Set(["body-metrics", "nutrition", "workouts"]));
+    expect(new Set(answered.map((s) => s.attributes["messaging.consumer.group.name"]))).toEqual(new Set(["body-metrics", "nutrition", "workouts", "insights"]));
     for (const span of answered) expect(descendsFrom(span, root, trace), span.name).toBe(true);
     // The services' database queries, each under the bus handler that made it.
     const queries = trace.filter((s) => s.name.startsWith("prisma:client:operation") || s.name === "db.query");

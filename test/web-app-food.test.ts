@@ -141,7 +141,8 @@ describe("the Food page's food database", () => {
     await expect.poll(() => form.getByTestId("portion-preview").textContent(), POLL).toBe("30 g: 161.7 kcal · 1.89 g protein · 9.27 g fat · 17.25 g carbs · 0 g fiber");
     await expectNoSeriousViolations(page, "barcode food");
     await form.getByRole("button", { name: "Add" }).click();
-    const item = page.getByRole("listitem").filter({ hasText: "Nutella (Ferrero)" });
+    // The day's item (it has Delete), not the same food among the recent foods beside the search.
+    const item = page.getByRole("listitem").filter({ hasText: "Nutella (Ferrero)", has: page.getByRole("button", { name: "Delete Nutella (Ferrero)" }) });
     await item.waitFor(POLL);
     expect(await item.textContent()).toContain("161.7 kcal");
   });

@@ -86,7 +86,8 @@ describe("my foods and recipes", () => {
     expect(await form.getByLabel("Portion").locator("option:checked").textContent()).toBe("1 serving (80 g)");
     await expect.poll(() => form.getByTestId("portion-preview").textContent(), POLL).toContain("80 g: 143.4 kcal");
     await form.getByRole("button", { name: "Add" }).click();
-    const item = page.getByRole("listitem").filter({ hasText: "Banana oat smoothie" });
+    // The day's item (it has Delete), not the same food among the recent foods beside the search.
+    const item = page.getByRole("listitem").filter({ hasText: "Banana oat smoothie", has: page.getByRole("button", { name: "Delete Banana oat smoothie" }) });
     await item.waitFor(POLL);
     expect(await item.textContent()).toContain("143.4 kcal");
     expect(await item.locator(".badge").textContent()).toBe("Recipe");

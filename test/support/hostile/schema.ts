@@ -119,9 +119,10 @@ const validAlternative = (s: Schema): fc.Arbitrary<unknown> => {
       if (isDay(s)) return fc.constantFrom(...DATES);
       if (s.format === "email") return fc.oneof(fc.constant(ACCOUNT_A_EMAIL), fc.nat({ max: 50 }).map((n) => `hostile-${n}@example.com`));
       const random = fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 40, 40) }).map((t) => `v${t}`.slice(0, s.maxLength ?? 41));
-      // Free text that means something (a food, a workout) reaches the estimator, not only its "not recognised".
+      // Free text that means something (a food, a workout, a time zone, a file) reaches what reads it, not only its
+      // refusal: hostile text is what the soft edits send.
       const example = exampleOf(s);
-      return example === undefined ? random : fc.oneof(fc.constant(example), random);
+      return example === undefined ? random : fc.oneof({ weight: 3, arbitrary: fc.constant(example) }, { weight: 1, arbitrary: random });
     }
   }
 };

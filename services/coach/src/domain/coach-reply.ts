@@ -43,7 +43,9 @@ const weightLine = ({ weight, progress }: Pick<Grounding, "weight" | "progress">
   ];
   const goal = progress?.goal;
   const target = goal?.targetDate ? ` (target ${goal.targetDate})` : "";
-  const reach = !goal ? "" : goal.goalDate ? `; ${goal.goalWeightKg} kg around ${goal.goalDate}${target}` : `; ${goal.goalWeightKg} kg not in reach at this rate`;
+  // Without a rate yet there is no saying whether the goal is in reach; "Not yet" says why.
+  const reach = !goal || progress?.weeklyRateKg == null ? ""
+    : goal.goalDate ? `; ${goal.goalWeightKg} kg around ${goal.goalDate}${target}` : `; ${goal.goalWeightKg} kg not in reach at this rate`;
   return `Weight: ${parts.join(", ")}${reach}.`;
 };
 

@@ -107,6 +107,9 @@ describe("the insights in the grounding", () => {
       `Not yet: ${progress.tooThin.join("; ")}.`,
     ]);
     expect(dataMessage(grounding({ progress }), [], null)).toContain("too little data to judge: 3 counted food days");
+    // A goal without a rate yet is neither in reach nor out of it.
+    const withGoal = progressGrounding({ ...insights, goal: { goalWeightKg: 76, targetDate: null, goalDate: null } });
+    expect(estimatorReply([], null, grounding({ progress: withGoal }))).toContain("Weight: trend 80.8 kg, 80 kg latest.\n");
   });
 
   it("judges nothing too thin with a rate and an estimate past the formula", () => {
