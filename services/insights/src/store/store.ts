@@ -72,7 +72,8 @@ export const createStore = (db: Database) => {
     replaceIntakeDays: (accountId: string, from: string, to: string, days: IntakeTotals[]) =>
       prisma.$transaction([
         prisma.intakeDay.deleteMany({ where: { accountId, date: { gte: from, lte: to } } }),
-        prisma.intakeDay.createMany({ data: days.map((day) => ({ accountId, ...day })) }),
+        // skipDuplicates: two refreshes of one day at once (an event's and a first read's back-fill) both insert it.
+        prisma.intakeDay.createMany({ data: days.map((day) => ({ accountId, ...day })), skipDuplicates: true }),
       ]),
 
     /** Oldest first, from `from` on. */
