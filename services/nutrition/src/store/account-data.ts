@@ -1,7 +1,7 @@
 import { deleteAccountEvents, deleteAccountIdempotencyKeys } from "@fit/db";
 import { keyAfter, type AccountData } from "@fit/service-kit";
 import { foodItemView } from "./food-item-view.ts";
-import { customFoodView, recipeView, uuidOf } from "./own-foods.ts";
+import { customFoodView, readRecipes, recipeView, uuidOf } from "./own-foods.ts";
 import type { PrismaClient } from "./generated/client.ts";
 
 /**
@@ -43,12 +43,7 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
     recipes: {
       page: async (accountId, after, limit) =>
         (
-          await prisma.recipe.findMany({
-            where: { accountId, ...keyAfter("id", after) },
-            orderBy: { id: "asc" },
-            take: limit,
-            include: { ingredients: { orderBy: { position: "asc" } } },
-          })
+          await readRecipes(prisma, { where: { accountId, ...keyAfter("id", after) }, orderBy: { id: "asc" }, take: limit })
         ).map(recipeView),
       key: (row) => uuidOf(row.id),
     },

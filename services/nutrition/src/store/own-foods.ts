@@ -60,6 +60,15 @@ export const recipeView = (row: RecipeRow) => ({
 
 const withIngredients = { ingredients: { orderBy: { position: "asc" } } } as const;
 
+/**
+ * Recipes with their ingredients, read in one snapshot: Prisma reads them in two queries, and a recipe replaced
+ * between the two would come back without ingredients, weighing nothing (hostile input met it as a 500).
+ */
+export const readRecipes = (prisma: PrismaClient, args: Omit<Prisma.RecipeFindManyArgs, "include">) =>
+  prisma.$transaction((tx) => tx.recipe.findMany({ ...args, include: withIngredients }), {
+    isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+  });
+
 const customFoodData = (input: CustomFoodInput) => ({
   name: input.name,
   brand: input.brand ?? null,
@@ -111,7 +120,7 @@ export const ownFoodStore = (db: Database, prisma: PrismaClient) => {
         portions: customFoodPortions(row.servingG, row.measures as Measures), caveat: null,
       };
     }
-    const row = await prisma.recipe.findFirst({ where: { id: uuidOf(id), accountId }, include: withIngredients });
+    const [row] = await readRecipes(prisma, { where: { id: uuidOf(id), accountId } });
     if (!row) return null;
     const { per100g, servingG } = figuresOf(row);
     return { id, name: row.name, category: MY_RECIPES, per100g, portions: recipePortions(servingG), caveat: null };
@@ -173,10 +182,10 @@ export const ownFoodStore = (db: Database, prisma: PrismaClient) => {
       }),
 
     listRecipes: async (accountId: string) =>
-      (await prisma.recipe.findMany({ where: { accountId }, include: withIngredients, orderBy: [{ name: "asc" }, { id: "asc" }] })).map(recipeView),
+      (await readRecipes(prisma, { where: { accountId }, orderBy: [{ name: "asc" }, { id: "asc" }] })).map(recipeView),
 
     async getRecipe(accountId: string, id: string) {
-      const row = await prisma.recipe.findFirst({ where: { id: uuidOf(id), accountId }, include: withIngredients });
+      const [row] = await readRecipes(prisma, { where: { id: uuidOf(id), accountId } });
       return row ? recipeView(row) : null;
     },
 
