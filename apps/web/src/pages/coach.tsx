@@ -43,14 +43,16 @@ const failureOf = (error: unknown): string => {
 
 const Conversation = ({ userId }: { userId: string }) => {
   const key = storageKey(userId);
-  const [history, setHistory] = useState<ChatMessage[]>(() => readHistory(key));
+  const [history, showHistory] = useState<ChatMessage[]>(() => readHistory(key));
   const [failure, setFailure] = useState<string | null>(null);
   const [waiting, setWaiting] = useState(false);
   const end = useRef<HTMLLIElement>(null);
-  useEffect(() => {
-    sessionStorage.setItem(key, JSON.stringify(history));
-    end.current?.scrollIntoView({ block: "nearest" });
-  }, [history]);
+  // Stored as it changes, not after the next paint: a reload right after "Clear conversation" must not bring it back.
+  const setHistory = (messages: ChatMessage[]) => {
+    sessionStorage.setItem(key, JSON.stringify(messages));
+    showHistory(messages);
+  };
+  useEffect(() => end.current?.scrollIntoView({ block: "nearest" }), [history]);
 
   const ask = async (messages: ChatMessage[]) => {
     setFailure(null);
