@@ -53,6 +53,51 @@ const weighIns = async (api: Api) => {
   return all.reverse();
 };
 
+describe("food diary imports", () => {
+  const MFP_HEADER = "Date,Meal,Time,Calories,Fat (g),Saturated Fat,Polyunsaturated Fat,Monounsaturated Fat,Trans Fat,Cholesterol," +
+    "Sodium (mg),Potassium,Carbohydrates (g),Fiber,Sugar,Protein (g),Vitamin A,Vitamin C,Calcium,Iron,Note";
+  const mfpRow = (date: string, meal: string, kcal: number, protein: number) => `${date},${meal},,${kcal},10,0,0,0,0,0,0,0,40,5,5,${protein},0,0,0,0,`;
+
+  it("imports MyFitnessPal meals and Cronometer foods into the day's items and totals, once; undo removes exactly them", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const byHand = await api.post("/api/nutrition/items", { date: "2026-03-01", name: "Apple", kcal: 95, proteinG: 0.5, meal: "snack" });
+    expect(byHand.status).toBe(200);
+    const mfp = [MFP_HEADER, mfpRow("2026-03-01", "Breakfast", 412, 22.5), mfpRow("2026-03-01", "Dinner", 640, 41), mfpRow("2026-03-02", "Lunch", 530, 35),
+      "2026-03-02,Lunch,,not a number,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"].join("\n") + "\n";
+    const accepted = await upload(api, mfp, "?name=mfp.csv");
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "food", layout: "myfitnesspal" });
+    expect(await finished(api, accepted.body.id)).toMatchObject({
+      state: "done", counts: { read: 4, created: 3, skipped: 0, refused: 1 }, refusals: [{ line: 5, reason: "no energy" }],
+    });
+    const day = async (date: string) => (await api.get(`/api/nutrition/items?date=${date}`)).body as { name: string; kcal: number; proteinG: number; meal: string | null; fatG: number }[];
+    expect((await day("2026-03-01")).map(({ name, kcal, proteinG, meal, fatG }) => [name, kcal, proteinG, meal, fatG])).toEqual([
+      ["Apple", 95, 0.5, "snack", null],
+      ["Breakfast (MyFitnessPal totals)", 412, 22.5, "breakfast", 10],
+      ["Dinner (MyFitnessPal totals)", 640, 41, "dinner", 10],
+    ]);
+    const rolledUp = async (date: string) => ((await api.get("/api/nutrition")).body as { date: string; kcal: number }[]).find((t) => t.date === date)?.kcal;
+    await waitFor("the day's total", async () => ((await rolledUp("2026-03-01")) === 95 + 412 + 640 || undefined));
+
+    // Cronometer's servings: the same food twice in a meal is two items.
+    const cronometer = "Day,Time,Group,Food Name,Amount,Energy (kcal),Carbs (g),Fiber (g),Fat (g),Protein (g),Category\n" +
+      '2026-03-02,07:30,Breakfast,"Egg, Whole, Cooked",2.00 large,155,1.1,0,10.6,12.6,Eggs\n' +
+      '2026-03-02,07:30,Breakfast,"Egg, Whole, Cooked",2.00 large,155,1.1,0,10.6,12.6,Eggs\n';
+    const second = await upload(api, cronometer);
+    expect(await finished(api, second.body.id)).toMatchObject({ state: "done", counts: { read: 2, created: 2, skipped: 0 } });
+    expect((await day("2026-03-02")).filter((item) => item.name === "Egg, Whole, Cooked")).toHaveLength(2);
+
+    const again = await upload(api, mfp);
+    expect(await finished(api, again.body.id)).toMatchObject({ state: "done", counts: { read: 4, created: 0, skipped: 3, refused: 1 } });
+    expect(await day("2026-03-01")).toHaveLength(3);
+
+    expect((await api.delete(`/api/imports/${accepted.body.id}`)).body).toMatchObject({ state: "undone" });
+    expect((await day("2026-03-01")).map((item) => item.name)).toEqual(["Apple"]);
+    expect((await day("2026-03-02")).map((item) => item.name)).toEqual(["Egg, Whole, Cooked", "Egg, Whole, Cooked"]);
+    await waitFor("the day's total after undo", async () => ((await rolledUp("2026-03-01")) === 95 || undefined));
+  }, 60_000);
+});
+
 describe("weigh-in imports", () => {
   it("imports a Withings export once, counts a second upload as skipped, and undo removes exactly its rows", async () => {
     const api = client(system.url, (await system.account()).key);

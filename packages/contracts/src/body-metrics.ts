@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, page, RangeQuery, TimestampMs, truncatedText, Uuid } from "./common.ts";
+import { importEndpoints } from "./imported-rows.ts";
 import { LoggedTimestampMs } from "./logged-time.ts";
 
 const NOTE_MAX = 500;
@@ -188,6 +189,8 @@ export const ImportedWeighIn = z.object({
   bodyFatPct: BodyFatPct.nullable(),
 });
 
+const weighInImport = importEndpoints("body-metrics", "body-metrics.weight", ImportedWeighIn);
+
 export const bodyMetricsBus = {
   weightSummary: defineEndpoint({
     subject: "body-metrics.weight-summary.get",
@@ -211,25 +214,9 @@ export const bodyMetricsBus = {
     }),
     reply: z.object({ stored: z.boolean().meta({ description: "false: a repeat of a reading already stored." }) }),
   }),
-  /** Weigh-ins stored once per (account, externalId), source `import`. */
-  importWeighIns: defineEndpoint({
-    subject: "body-metrics.weight.import",
-    service: "body-metrics",
-    request: z.object({ accountId, rows: z.array(ImportedWeighIn).min(1).max(500) }),
-    reply: z.object({
-      stored: z.array(Uuid).meta({
-        description: "The id of the reading stored under each row's externalId, in the rows' order: the row's own id when " +
-          "this call or an earlier one with that id stored it, another when the account already had the reading.",
-      }),
-    }),
-  }),
-  /** Removes imported readings by id (never a reading logged another way): an import's undo. */
-  removeImportedWeighIns: defineEndpoint({
-    subject: "body-metrics.weight.remove-imported",
-    service: "body-metrics",
-    request: z.object({ accountId, ids: z.array(Uuid).min(1).max(500) }),
-    reply: z.object({ removed: z.number().int().min(0) }),
-  }),
+  /** Weigh-ins stored once per (account, externalId), source `import`; an import's undo removes them. */
+  importWeighIns: weighInImport.import,
+  removeImportedWeighIns: weighInImport.removeImported,
   /** The readings between two instants, oldest first: what a copy of them (insights' read model) is repaired from. */
   weightReadings: defineEndpoint({
     subject: "body-metrics.weight-readings.get",

@@ -22,8 +22,12 @@ export const ImportState = z
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */
-export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale"]);
+export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer"]);
 export type ImportLayout = z.infer<typeof ImportLayout>;
+
+/** What an import's rows become: weigh-ins (body-metrics) or food items (nutrition). */
+export const ImportKind = z.enum(["weigh-ins", "food"]);
+export type ImportKind = z.infer<typeof ImportKind>;
 
 const count = z.number().int().min(0);
 
@@ -39,7 +43,7 @@ export const ImportSummary = z
     bytes: count.meta({ description: "The size of the uploaded file." }),
     state: ImportState,
     layout: ImportLayout.nullable().meta({ description: "The layout its header was recognised as; null until read." }),
-    kind: z.literal("weigh-ins").meta({ description: "What its rows become." }),
+    kind: ImportKind.meta({ description: "What its rows become." }),
     counts: z.object({
       read: count.meta({ description: "Rows read from the file." }),
       created: count.meta({ description: "Rows this import added." }),

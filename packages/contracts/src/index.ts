@@ -11,6 +11,7 @@ export * from "./estimates.ts";
 export * from "./workouts.ts";
 export * from "./insights.ts";
 export * from "./imports.ts";
+export * from "./imported-rows.ts";
 export * from "./coach.ts";
 export * from "./dashboard.ts";
 export * from "./operations.ts";

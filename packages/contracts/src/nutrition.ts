@@ -3,6 +3,7 @@ import { defineEndpoint, defineEvent } from "./bus.ts";
 import { accountId, CalendarDate, TimestampMs, truncatedText, Uuid } from "./common.ts";
 import { EstimateRange, EstimateSource, FoodEstimates } from "./estimates.ts";
 import { FoodId } from "./foods.ts";
+import { importEndpoints } from "./imported-rows.ts";
 import { LoggedCalendarDate } from "./logged-time.ts";
 
 /** A macro's total is the sum over the items that know it (docs/decisions/0067-day-macros-sum-what-is-known.md). */
@@ -281,6 +282,29 @@ export const nutritionEvents = {
   dayMarked: defineEvent({ subject: "nutrition.day.marked", stream: "NUTRITION", data: z.object({ accountId, date: CalendarDate }) }),
 };
 
+/**
+ * One food item an import writes (a food diary's meal or item): `externalId` is the same whenever the same entry
+ * is imported again, `id` the same whenever the same import writes it again (after a crash), so the import can
+ * tell its own rows (docs/decisions/0076-imports-as-background-jobs.md).
+ */
+export const ImportedFoodItem = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  date: ItemFields.date,
+  name: ItemFields.name,
+  kcal: ItemFields.kcal,
+  proteinG: ItemFields.proteinG,
+  carbsG: bounded("carbsG", 2000, "g").nullable(),
+  fatG: bounded("fatG", 1000, "g").nullable(),
+  fiberG: bounded("fiberG", 1000, "g").nullable(),
+  meal: Meal.nullable(),
+  quantity: z.number().positive().max(100_000).nullable(),
+  unit: z.string().trim().min(1).max(30).nullable(),
+});
+export type ImportedFoodItem = z.infer<typeof ImportedFoodItem>;
+
+const foodItemImport = importEndpoints("nutrition", "nutrition.items", ImportedFoodItem);
+
 export const nutritionBus = {
   dayTotal: defineEndpoint({
     subject: "nutrition.day-total.get",
@@ -316,4 +340,7 @@ export const nutritionBus = {
     request: z.object({ accountId, phrases: z.array(z.string().min(1).max(200)).min(1).max(40) }),
     reply: z.object({ matches: z.array(DatabaseFood.nullable()) }),
   }),
+  /** Food items stored once per (account, externalId), each with its event; an import's undo removes them. */
+  importItems: foodItemImport.import,
+  removeImportedItems: foodItemImport.removeImported,
 };

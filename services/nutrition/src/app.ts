@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
+import { serveItemImport } from "./handlers/imports.ts";
 import { serveNutritionQueries } from "./handlers/queries.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
 import { createFoodFinder } from "./lookup/food-finder.ts";
@@ -39,6 +40,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
         totalRoutes(context);
         return [
           ...serveNutritionQueries(context.bus, context.store),
+          ...serveItemImport(context),
           ...(await subscribeNutritionEvents(context.bus, context.store)),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
           startReconciliation(context.store, { intervalMs: config.RECONCILE_INTERVAL_MS, windowDays: config.RECONCILE_WINDOW_DAYS }, context.app.log),

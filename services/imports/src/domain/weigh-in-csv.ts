@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { ImportedWeighIn, type ImportLayout } from "@fit/contracts";
 import { kgOf } from "@fit/units";
 import { fieldsOf, type CsvRecord } from "./csv.ts";
+import { numberOf, reasonOf } from "./fields.ts";
 import { instantOf } from "./local-time.ts";
 
 type Unit = "kg" | "lb";
@@ -108,26 +109,12 @@ export const recogniseWeighIns = (head: Buffer, options: ImportOptions): Recogni
   return undefined;
 };
 
-/** A number as exports write it: a decimal comma read as a point; empty or unreadable is undefined. */
-const numberOf = (text: string | undefined) => {
-  const value = text?.trim().replace(/^(\d+),(\d+)$/, "$1.$2");
-  if (!value) return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
-};
-
 const toKg = (value: number, unit: Unit) => kgOf({ value, unit }, "metric");
 
 /** A row as read; the import gives it its id. */
 const ReadWeighIn = ImportedWeighIn.omit({ id: true });
 export type WeighIn = z.output<typeof ReadWeighIn>;
 export type RowOutcome = { weighIn: WeighIn } | { refused: string };
-
-/** A contract's message, naming its field when it does not already. */
-const reasonOf = ({ path, message }: z.core.$ZodIssue) => {
-  const field = String(path[0] ?? "");
-  return message.startsWith(field) ? message : `${field} ${message}`;
-};
 
 /**
  * One data row as a weigh-in, or why it cannot be one. Its external id is the reading's instant: the same reading

@@ -1,9 +1,9 @@
-import { bodyMetricsBus, importsEvents, importsWorkerDurable } from "@fit/contracts";
+import { importsEvents, importsWorkerDurable } from "@fit/contracts";
 import type { ServiceContext } from "@fit/service-kit";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { rowIdOf } from "../domain/row-id.ts";
-import { weighInOf, type WeighIn } from "../domain/weigh-in-csv.ts";
 import type { Job, StepResult, Store } from "../store/store.ts";
+import { rowsOf } from "./row-owners.ts";
 
 export interface WorkerSettings {
   /** Records one step reads: one bus question to the owning service, one checkpoint. */
@@ -11,12 +11,14 @@ export interface WorkerSettings {
   ackWaitMs: number;
 }
 
-/** Reads the next `batchRows` records from the checkpoint and writes their weigh-ins through body-metrics. */
+/** Reads the next `batchRows` records from the checkpoint and writes their rows through the service that owns them. */
 const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, batchRows: number): Promise<StepResult> => {
-  const weighIns: WeighIn[] = [];
+  const kind = rowsOf(bus, job);
+  const rows = new Map<string, { externalId: string; id: string }>();
   const refusals: StepResult["refusals"] = [];
   let next = { offset: job.offset, line: job.line };
   let read = 0;
+  let repeats = 0;
   let done = true;
   for await (const record of csvRecords(store.fileFrom(job.id, job.offset), job.offset, job.line)) {
     if (read === batchRows) {
@@ -25,17 +27,24 @@ const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "stor
     }
     read++;
     next = record.next;
-    const outcome = weighInOf(record, job.format, job.options);
-    if ("refused" in outcome) refusals.push({ line: record.line, reason: outcome.refused });
-    else weighIns.push(outcome.weighIn);
+    const outcome = kind.read(record);
+    if ("refused" in outcome) {
+      refusals.push({ line: record.line, reason: outcome.refused });
+      continue;
+    }
+    let { externalId } = outcome.row;
+    // A reading repeated within the step is sent once and counts as already stored; a diary entry written twice is two.
+    if (rows.has(externalId) && kind.repeats === "same") {
+      repeats++;
+      continue;
+    }
+    for (let occurrence = 2; rows.has(externalId); occurrence++) externalId = `${outcome.row.externalId}#${occurrence}`;
+    rows.set(externalId, { ...outcome.row, externalId, id: rowIdOf(job.id, externalId) });
   }
-  // A reading repeated within the step is sent once; the repeat counts as already stored.
-  const unique = [...new Map(weighIns.map((w) => [w.externalId, w])).values()].map((w) => ({ ...w, id: rowIdOf(job.id, w.externalId) }));
-  const { stored } = unique.length
-    ? await bus.request(bodyMetricsBus.importWeighIns, { accountId: job.accountId, rows: unique }, { timeoutMs: 30_000 })
-    : { stored: [] as string[] };
-  const ownRows = unique.filter((row, i) => stored[i] === row.id).map((row) => ({ rowId: row.id, kind: "weigh-in" }));
-  return { next, done, read, ownRows, alreadyStored: weighIns.length - ownRows.length, refusals };
+  const unique = [...rows.values()];
+  const stored = unique.length ? await kind.write(unique) : [];
+  const ownRows = unique.filter((row, i) => stored[i] === row.id).map((row) => ({ rowId: row.id, kind: kind.rowKind }));
+  return { next, done, read, ownRows, alreadyStored: repeats + unique.length - ownRows.length, refusals };
 };
 
 /**

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import { AppError, bodyMetricsBus, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
+import { AppError, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import { recogniseWeighIns, type ImportOptions, type Recognised } from "../domain/weigh-in-csv.ts";
+import { recogniseFile, UNRECOGNISED, type Recognised } from "../domain/file-kind.ts";
+import type { ImportOptions } from "../domain/weigh-in-csv.ts";
+import { rowRemovers, type RowKind } from "../handlers/row-owners.ts";
 import { CHUNK_BYTES, type Store } from "../store/store.ts";
 
 const UNDO_BATCH = 500;
@@ -38,11 +40,8 @@ const storeFile = async (store: Store, importId: string, source: AsyncIterable<B
   try {
     for await (const piece of fixedPieces(source)) {
       if (seq === 0) {
-        recognised = recogniseWeighIns(piece, options);
-        if (!recognised) {
-          throw new AppError("validation", "the file's header names no date and weight column of a weigh-in export this import reads " +
-            "(Withings, Fitbit, Renpho, Libra, Happy Scale)");
-        }
+        recognised = recogniseFile(piece, options);
+        if (!recognised) throw new AppError("validation", UNRECOGNISED);
       }
       await store.putChunk(importId, seq++, piece);
       bytes += piece.length;
@@ -62,9 +61,7 @@ export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) 
     const id = randomUUID();
     const { recognised, bytes } = await storeFile(store, id, source, options);
     const summary = await store.createImport({
-      id, accountId: caller.accountId, fileName: query.name ?? null, bytes, options, format: recognised.format,
-      offset: recognised.offset, line: recognised.line,
-    });
+...recognised, id, accountId: caller.accountId, fileName: query.name ?? null, bytes, options });
     relay.kick();
     return summary;
   });
@@ -89,7 +86,9 @@ export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) 
     }
     for (let rows = await store.ownRows(params.id, UNDO_BATCH); rows.length; rows = await store.ownRows(params.id, UNDO_BATCH)) {
       const ids = rows.map((row) => row.rowId);
-      await bus.request(bodyMetricsBus.removeImportedWeighIns, { accountId: caller.accountId, ids }, { timeoutMs: 30_000 });
+      for (const kind of new Set(rows.map((row) => row.kind as RowKind))) {
+        await rowRemovers[kind](bus, caller.accountId, rows.filter((row) => row.kind === kind).map((row) => row.rowId));
+      }
       await store.forgetRows(params.id, ids);
     }
     return store.markUndone(caller.accountId, params.id);

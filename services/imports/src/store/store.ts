@@ -1,7 +1,8 @@
 import { IMPORT_REFUSALS_KEPT, importsEvents, outboxRow, type ImportSummary } from "@fit/contracts";
 import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@fit/db";
 import type { AccountData } from "@fit/service-kit";
-import type { ImportOptions, WeighInFormat } from "../domain/weigh-in-csv.ts";
+import type { Recognised } from "../domain/file-kind.ts";
+import type { ImportOptions } from "../domain/weigh-in-csv.ts";
 import { PrismaClient, type Import } from "./generated/client.ts";
 
 /** The file is kept in pieces of this size: a step reads from any offset by fetching only the pieces it needs. */
@@ -12,27 +13,21 @@ const OPEN = ["queued", "reading"];
 /** Imports whose rows an undo removes. */
 const FINISHED = ["done", "failed", "cancelled"];
 
-export interface NewImport {
+export type NewImport = Recognised & {
   id: string;
   accountId: string;
   fileName: string | null;
   bytes: number;
   options: ImportOptions;
-  format: WeighInFormat;
-  offset: number;
-  line: number;
-}
+};
 
 /** An import as a step works on it. */
-export interface Job {
+export type Job = Recognised & {
   id: string;
   accountId: string;
   step: number;
-  offset: number;
-  line: number;
   options: ImportOptions;
-  format: WeighInFormat;
-}
+};
 
 /** What one step read: where the next starts, and its rows. */
 export interface StepResult {
@@ -54,8 +49,8 @@ const summaryOf = (row: Import): ImportSummary => {
     fileName: row.fileName,
     bytes,
     state: row.state as ImportSummary["state"],
-    layout: (row.format as unknown as WeighInFormat).layout,
-    kind: "weigh-ins",
+    layout: (row.format as unknown as Recognised["format"]).layout,
+    kind: row.kind as Recognised["kind"],
     counts: { read: row.read, created: row.created, skipped: row.skipped, refused: row.refused },
     refusals: row.refusals as ImportSummary["refusals"],
     progress: finished || bytes === 0 ? 1 : Math.min(1, Number(row.offset) / bytes),
@@ -103,7 +98,7 @@ export const createStore = (db: Database) => {
       const [row] = await prisma.$transaction([
         prisma.import.create({
           data: {
-            id: fresh.id, accountId: fresh.accountId, fileName: fresh.fileName, bytes: fresh.bytes, state: "queued", kind: "weigh-ins",
+            id: fresh.id, accountId: fresh.accountId, fileName: fresh.fileName, bytes: fresh.bytes, state: "queued", kind: fresh.kind,
             options: fresh.options, format: fresh.format, offset: fresh.offset, line: fresh.line,
           },
         }),
@@ -135,10 +130,11 @@ export const createStore = (db: Database) => {
       const row = await prisma.import.findFirst({ where: { id: importId, step, state: { in: OPEN } } });
       if (!row) return null;
       if (row.state === "queued") await prisma.import.updateMany({ where: { id: importId, state: "queued" }, data: { state: "reading" } });
+      const recognised = { kind: row.kind, format: row.format } as unknown as Pick<Recognised, "kind" | "format">;
       return {
         id: row.id, accountId: row.accountId, step, offset: Number(row.offset), line: row.line,
-        options: row.options as unknown as ImportOptions, format: row.format as unknown as WeighInFormat,
-      };
+        options: row.options as unknown as ImportOptions, ...recognised,
+      } as Job;
     },
 
     /**

@@ -35,18 +35,22 @@ const newRow = (item: NewFoodItem, now: Date): FoodItem => ({
   carbsG: item.carbsG ?? null, fatG: item.fatG ?? null, fiberG: item.fiberG ?? null, quantity: item.quantity ?? null, unit: item.unit ?? null,
   meal: item.meal ?? null, note: item.note ?? null, kcalLow: item.kcalLow ?? null, kcalHigh: item.kcalHigh ?? null,
   proteinLow: item.proteinLow ?? null, proteinHigh: item.proteinHigh ?? null, estimateSource: item.estimateSource ?? null,
-  source: item.source ?? null, grams: item.grams ?? null, createdAt: now, updatedAt: now,
+  source: item.source ?? null, grams: item.grams ?? null, externalId: item.externalId ?? null, createdAt: now, updatedAt: now,
 });
 
-/** The item, its day marked pending and its event: one statement (docs/decisions/0028-raw-sql-on-hot-paths.md). */
+/**
+ * The item, its day marked pending and its event: one statement (docs/decisions/0028-raw-sql-on-hot-paths.md).
+ * An imported item whose entry is already stored (its external id) changes nothing: no day, no event.
+ */
 const insertItem = (row: FoodItem, alongside: Prisma.Sql[] = []) => {
   const event = outboxRow(nutritionEvents.itemLogged, { accountId: row.accountId, itemId: row.id, date: row.date });
   return changeWithEvent(
     Prisma.sql`INSERT INTO food_item (id, account_id, date, name, kcal, protein_g, carbs_g, fat_g, fiber_g, quantity, unit, meal, note,
-        kcal_low, kcal_high, protein_low, protein_high, estimate_source, source, grams, created_at, updated_at)
+        kcal_low, kcal_high, protein_low, protein_high, estimate_source, source, grams, external_id, created_at, updated_at)
       VALUES (${row.id}::uuid, ${row.accountId}::uuid, ${row.date}, ${row.name}, ${row.kcal}, ${row.proteinG}, ${row.carbsG}, ${row.fatG},
         ${row.fiberG}, ${row.quantity}, ${row.unit}, ${row.meal}, ${row.note}, ${row.kcalLow}, ${row.kcalHigh}, ${row.proteinLow},
-        ${row.proteinHigh}, ${row.estimateSource}, ${row.source}, ${row.grams}, ${row.createdAt}, ${row.updatedAt})
+        ${row.proteinHigh}, ${row.estimateSource}, ${row.source}, ${row.grams}, ${row.externalId}, ${row.createdAt}, ${row.updatedAt})
+      ${row.externalId === null ? Prisma.empty : Prisma.sql`ON CONFLICT (account_id, external_id) DO NOTHING`}
       RETURNING account_id, date`,
     event,
     markPending(Prisma.sql`SELECT account_id, date FROM changed`, event.id),
@@ -58,7 +62,7 @@ const insertItem = (row: FoodItem, alongside: Prisma.Sql[] = []) => {
 const foodItemColumns = Prisma.sql`id, account_id AS "accountId", date, name, kcal, protein_g AS "proteinG",
   carbs_g AS "carbsG", fat_g AS "fatG", fiber_g AS "fiberG", quantity, unit, meal, note, kcal_low AS "kcalLow", kcal_high AS "kcalHigh",
   protein_low AS "proteinLow", protein_high AS "proteinHigh", estimate_source AS "estimateSource", source, grams,
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
+  external_id AS "externalId", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** A day's sums over its food_item rows (docs/decisions/0067-day-macros-sum-what-is-known.md): SUM skips unknown values. */
 const DAY_SUMS = Prisma.sql`sum(kcal) AS kcal, sum(protein_g) AS protein_g, sum(fat_g) AS fat_g, sum(carbs_g) AS carbs_g,
@@ -132,6 +136,32 @@ export const createStore = (db: Database) => {
       else await prisma.$transaction([...rows.map((row) => prisma.$queryRaw(insertItem(row))), ...more.map((statement) => prisma.$executeRaw(statement))]);
       return views;
     },
+
+    /**
+     * Stores an import's items once per external id (`import:` + the entry's key), each new one with its event and
+     * its day marked; answers the id stored under each row's key, in order.
+     */
+    importItems: (accountId: string, items: (NewFoodItem & { externalId: string })[]): Promise<string[]> =>
+      prisma.$transaction(async (tx) => {
+        const now = Date.now();
+        for (const [index, item] of items.entries()) await tx.$queryRaw(insertItem(newRow(item, new Date(now + index))));
+        const keys = items.map((item) => item.externalId);
+        const stored = await tx.$queryRaw<{ id: string; external_id: string }[]>`SELECT id, external_id FROM food_item
+          WHERE account_id = ${accountId}::uuid AND external_id = ANY(${keys}::text[])`;
+        const idOf = new Map(stored.map((row) => [row.external_id, row.id]));
+        return items.map((item) => idOf.get(item.externalId) ?? item.id);
+      }),
+
+    /** Deletes imported items by id, each with its event; an item logged another way is never touched. */
+    removeImportedItems: (accountId: string, ids: string[]): Promise<number> =>
+      prisma.$transaction(async (tx) => {
+        const gone = await tx.$queryRaw<{ id: string; date: string }[]>`DELETE FROM food_item
+          WHERE account_id = ${accountId}::uuid AND external_id LIKE 'import:%' AND id = ANY(${ids}::uuid[]) RETURNING id, date`;
+        for (const { id, date } of gone) {
+          await markChanged(tx, accountId, [date], outboxRow(nutritionEvents.itemDeleted, { accountId, itemId: id, date }));
+        }
+        return gone.length;
+      }),
 
     updateItem: (accountId: string, id: string, changes: FoodItemChanges) =>
       prisma.$transaction(async (tx) => {
