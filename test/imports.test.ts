@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -41,6 +42,17 @@ const finished = (api: Api, id: string, timeoutMs = 30_000) =>
     const { body } = await api.get(`/api/imports/${id}`);
     return ["done", "failed"].includes(body.state) ? ImportSummary.parse(body) : undefined;
   }, timeoutMs);
+
+/** Asks to undo the import (the answer says `undoing`, or `undone` when there was nothing to do), then waits for `undone`. */
+const undo = async (api: Api, id: string) => {
+  const asked = await api.delete(`/api/imports/${id}`);
+  expect(asked.status).toBe(200);
+  expect(["undoing", "undone"]).toContain(asked.body.state);
+  return waitFor(`import ${id} to be undone`, async () => {
+    const { body } = await api.get(`/api/imports/${id}`);
+    return body.state === "undone" ? ImportSummary.parse(body) : undefined;
+  }, 30_000);
+};
 
 /** Every weigh-in of the account, oldest first. */
 const weighIns = async (api: Api) => {
@@ -91,7 +103,7 @@ describe("food diary imports", () => {
     expect(await finished(api, again.body.id)).toMatchObject({ state: "done", counts: { read: 4, created: 0, skipped: 3, refused: 1 } });
     expect(await day("2026-03-01")).toHaveLength(3);
 
-    expect((await api.delete(`/api/imports/${accepted.body.id}`)).body).toMatchObject({ state: "undone" });
+    await undo(api, accepted.body.id);
     expect((await day("2026-03-01")).map((item) => item.name)).toEqual(["Apple"]);
     expect((await day("2026-03-02")).map((item) => item.name)).toEqual(["Egg, Whole, Cooked", "Egg, Whole, Cooked"]);
     await waitFor("the day's total after undo", async () => ((await rolledUp("2026-03-01")) === 95 || undefined));
@@ -129,11 +141,13 @@ describe("weigh-in imports", () => {
     expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([again.body.id, accepted.body.id]);
 
     // The second import created nothing, so its undo removes nothing; the first's removes its rows and no other.
-    expect((await api.delete(`/api/imports/${again.body.id}`)).body).toMatchObject({ state: "undone" });
+    await undo(api, again.body.id);
     expect(await weighIns(api)).toEqual(stored);
-    const undone = await api.delete(`/api/imports/${accepted.body.id}`);
-    expect(undone.status).toBe(200);
-    expect(undone.body).toMatchObject({ state: "undone", counts: { created: days } });
+    const undoing = await api.delete(`/api/imports/${accepted.body.id}`);
+    expect(undoing.status).toBe(200);
+    expect(undoing.body).toMatchObject({ state: "undoing" });
+    expect((await api.delete(`/api/imports/${accepted.body.id}`)).body.state).toMatch(/^undo(ing|ne)$/);
+    expect(await undo(api, accepted.body.id)).toMatchObject({ state: "undone", counts: { created: days } });
     expect((await weighIns(api)).map((w) => w.id)).toEqual([byHand.body.id]);
   });
 
@@ -234,7 +248,7 @@ describe("weigh-in imports", () => {
     return app;
   };
 
-  it("goes on from its checkpoint when the imports service stops mid-way and another one starts", async () => {
+  it("goes on from its checkpoint when the imports service stops mid-way and another one starts, which prunes uploads abandoned long ago", async () => {
     const api = client(system.url, (await system.account()).key);
     const days = 400;
     const kg = (i: number) => 80 + (i % 10) / 10;
@@ -248,9 +262,21 @@ describe("weigh-in imports", () => {
     await system.apps.imports.close();
     const partway = (await weighIns(api)).length;
     expect(partway).toBeLessThan(days);
+    // Uploads cut off by a replica's death, with no import: one whose last chunk came two hours ago, one still arriving.
+    const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+    await db.connect();
+    const [abandoned, arriving] = [randomUUID(), randomUUID()];
+    const chunks = (importId: string) => db.query<{ n: number }>("SELECT count(*)::int AS n FROM imports.import_chunk WHERE import_id = $1", [importId]);
+    await db.query(`INSERT INTO imports.import_chunk (import_id, seq, data, created_at) VALUES
+      ($1, 0, 'x', now() - interval '3 hours'), ($1, 1, 'y', now() - interval '2 hours'), ($2, 0, 'x', now() - interval '3 hours'), ($2, 1, 'y', now())`,
+    [abandoned, arriving]);
 
     const replacement = await importsInPlace();
     try {
+      await waitFor("the abandoned upload to be pruned", async () => ((await chunks(abandoned)).rows[0]!.n === 0 || undefined));
+      expect((await chunks(arriving)).rows[0]!.n).toBe(2);
+      await db.query("DELETE FROM imports.import_chunk WHERE import_id = $1", [arriving]);
+      await db.end();
       expect(await finished(api, id, 60_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
       const stored = await weighIns(api);
       expect(stored.map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2))]));
@@ -290,7 +316,7 @@ describe("weigh-in imports", () => {
       const stored = await weighIns(api);
       expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: days }, (_, i) => [berlinMorning(i), Number(kg(i).toFixed(2)), "import"]));
       // Undo finds every row, the ones written by the killed step included.
-      expect((await api.delete(`/api/imports/${id}`)).body).toMatchObject({ state: "undone" });
+      await undo(api, id);
       expect(await weighIns(api)).toEqual([]);
     } finally {
       await survivor.close();

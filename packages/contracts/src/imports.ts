@@ -14,11 +14,11 @@ export const IMPORT_FILE_LIMIT = 2 * 1024 * 1024 * 1024;
 export const IMPORT_REFUSALS_KEPT = 20;
 
 export const ImportState = z
-  .enum(["queued", "reading", "done", "failed", "cancelled", "undone"])
+  .enum(["queued", "reading", "done", "failed", "cancelled", "undoing", "undone"])
   .meta({
     description: "queued: stored, not yet read; reading: being read; done: every row read; failed: the file cannot be " +
       "read (see `error`); cancelled: stopped before the end (the rows written so far stay, DELETE again removes them); " +
-      "undone: its rows were removed.",
+      "undoing: its rows are being removed; undone: its rows were removed (`counts` still say what it had created).",
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */

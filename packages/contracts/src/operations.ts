@@ -374,8 +374,9 @@ export const operations = {
   deleteImport: define({
     id: "deleteImport", method: "DELETE", path: "/api/imports/:id", service: "imports", tag: "Imports", scope: "imports:write",
     summary: "Cancel or undo an import",
-    description: "A queued or reading import is cancelled; a finished (or cancelled) one is undone: exactly the rows it " +
-      "created are removed, rows it skipped as already stored stay. Answers the import as it now is.",
+    description: "A queued or reading import is cancelled; a finished (or cancelled) one is undone in the background " +
+      "(`undoing`, then `undone`: follow it with GET): exactly the rows it created are removed, rows it skipped as already " +
+      "stored stay. Answers the import as it now is; asking again while it is undoing changes nothing.",
     params: IdParams, response: ImportSummary, errors: [400, 404],
   }),
   getProfile: define({

@@ -9,7 +9,7 @@ interface PruneLogger {
 }
 
 /** Runs `prune` at start and every hour; a failed pass is logged and tried again at the next. */
-const pruneHourly = (prune: () => Promise<number>, what: string, logger: PruneLogger) => {
+export const pruneHourly = (prune: () => Promise<number>, what: string, logger: PruneLogger) => {
   const pass = () =>
     prune().then(
       (deleted) => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
+import { buildService, pruneHourly, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { ImportsConfig } from "./config.ts";
 import { startImportWorker } from "./handlers/worker.ts";
 import { importRoutes } from "./routes/imports.ts";
@@ -28,6 +28,7 @@ export const buildImports = ({ config, ...shared }: ServiceDependencies<ImportsC
         return [
           await startImportWorker(context, { batchRows: config.IMPORT_BATCH_ROWS, ackWaitMs: config.IMPORT_STEP_ACK_WAIT_MS }),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
+          pruneHourly(() => context.store.pruneAbandonedUploads(config.IMPORT_UPLOAD_IDLE_MS), "abandoned uploads", context.app.log),
         ];
       },
     },

@@ -6,6 +6,8 @@ const importsEnv = baseEnv(3106).extend({
   IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(500).default(500),
   /** How long a step may go unacknowledged before another replica takes it again (a replica that died holding it). */
   IMPORT_STEP_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** An upload with no import whose last chunk came longer ago than this was cut off (its replica died): pruned hourly. */
+  IMPORT_UPLOAD_IDLE_MS: z.coerce.number().int().min(60_000).default(3_600_000),
 });
 export type ImportsConfig = z.output<typeof importsEnv>;
 

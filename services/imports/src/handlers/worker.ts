@@ -3,7 +3,7 @@ import type { ServiceContext } from "@fit/service-kit";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import type { Job, StepResult, Store } from "../store/store.ts";
-import { rowsOf } from "./row-owners.ts";
+import { rowRemovers, rowsOf, type RowKind } from "./row-owners.ts";
 
 export interface WorkerSettings {
   /** Records one step reads: one bus question to the owning service, one checkpoint. */
@@ -47,6 +47,15 @@ const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "stor
   return { next, done, read, ownRows, alreadyStored: repeats + unique.length - ownRows.length, refusals };
 };
 
+/** Removes the next batch of the rows an undone import created, each kind by the service that owns it. */
+const runUndoStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, batchRows: number) => {
+  const rows = await store.ownRows(job.id, batchRows);
+  for (const kind of new Set(rows.map((row) => row.kind as RowKind))) {
+    await rowRemovers[kind](bus, job.accountId, rows.filter((row) => row.kind === kind).map((row) => row.rowId));
+  }
+  await store.saveUndoStep(job, rows.map((row) => row.rowId), rows.length < batchRows);
+};
+
 /**
  * The work queue: every replica consumes import steps through one durable, so a step goes to one of them, and a
  * step whose replica died unacknowledged goes to another after ackWait, which starts again from the checkpoint.
@@ -59,7 +68,8 @@ export const startImportWorker = (context: ServiceContext<Store>, settings: Work
       const job = await context.store.takeStep(data.importId, data.step);
       if (!job) return;
       try {
-        await context.store.saveStep(job, await runStep(context, job, settings.batchRows));
+        if (job.undoing) await runUndoStep(context, job, settings.batchRows);
+        else await context.store.saveStep(job, await runStep(context, job, settings.batchRows));
         context.relay.kick();
       } catch (error) {
         if (!(error instanceof UnreadableFile)) throw error;

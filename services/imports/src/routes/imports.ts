@@ -4,10 +4,7 @@ import { AppError, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { recogniseFile, UNRECOGNISED, type Recognised } from "../domain/file-kind.ts";
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
-import { rowRemovers, type RowKind } from "../handlers/row-owners.ts";
 import { CHUNK_BYTES, type Store } from "../store/store.ts";
-
-const UNDO_BATCH = 500;
 
 /** The request's bytes in pieces of exactly CHUNK_BYTES (the last may be shorter), refused past the limit. */
 async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -54,7 +51,7 @@ const storeFile = async (store: Store, importId: string, source: AsyncIterable<B
   return { recognised, bytes };
 };
 
-export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) => {
+export const importRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   serveOperation(app, operations.startImport, async ({ body, query, caller }) => {
     const options: ImportOptions = { tz: query.tz ?? "UTC", unit: query.unit };
     const source: AsyncIterable<Buffer> = body instanceof Readable ? body : Readable.from([Buffer.from(body.text)]);
@@ -74,23 +71,12 @@ export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) 
     return summary;
   });
 
-  // Cancels an import still running, else removes the rows a finished one created, a batch at a time, each batch
-  // forgotten once its service has removed it: a retry after a failure goes on where it stopped.
+  // Cancels an import still reading; else starts undoing a finished one, in steps on the work queue like its reading.
   serveOperation(app, operations.deleteImport, async ({ params, caller }) => {
-    const cancelled = await store.cancel(caller.accountId, params.id);
-    if (cancelled) return cancelled;
-    if (!(await store.finished(caller.accountId, params.id))) {
-      const summary = await store.getImport(caller.accountId, params.id);
-      if (!summary) throw new AppError("not_found", "import not found");
-      return summary;
-    }
-    for (let rows = await store.ownRows(params.id, UNDO_BATCH); rows.length; rows = await store.ownRows(params.id, UNDO_BATCH)) {
-      const ids = rows.map((row) => row.rowId);
-      for (const kind of new Set(rows.map((row) => row.kind as RowKind))) {
-        await rowRemovers[kind](bus, caller.accountId, rows.filter((row) => row.kind === kind).map((row) => row.rowId));
-      }
-      await store.forgetRows(params.id, ids);
-    }
-    return store.markUndone(caller.accountId, params.id);
+    const changed = (await store.cancel(caller.accountId, params.id)) ?? (await store.startUndo(caller.accountId, params.id));
+    if (changed) relay.kick();
+    const summary = changed ?? (await store.getImport(caller.accountId, params.id));
+    if (!summary) throw new AppError("not_found", "import not found");
+    return summary;
   });
 };

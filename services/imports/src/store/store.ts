@@ -8,8 +8,10 @@ import { PrismaClient, type Import } from "./generated/client.ts";
 /** The file is kept in pieces of this size: a step reads from any offset by fetching only the pieces it needs. */
 export const CHUNK_BYTES = 1024 * 1024;
 
-/** The imports a step still works on; a cancelled or finished one is left alone. */
+/** The imports a step still reads; a cancelled or finished one is left alone. */
 const OPEN = ["queued", "reading"];
+/** The imports a step works on: reading the file, or removing the rows of an undo. */
+const STEPPING = [...OPEN, "undoing"];
 /** Imports whose rows an undo removes. */
 const FINISHED = ["done", "failed", "cancelled"];
 
@@ -26,6 +28,8 @@ export type Job = Recognised & {
   id: string;
   accountId: string;
   step: number;
+  /** Whether the step reads the file or removes the import's rows. */
+  undoing: boolean;
   options: ImportOptions;
 };
 
@@ -93,6 +97,15 @@ export const createStore = (db: Database) => {
     /** Forgets a file whose upload did not finish. */
     dropFile,
 
+    /**
+     * Deletes the chunks of uploads that were cut off without the request's own clean-up (a replica that died
+     * mid-upload): no import holds them and none has arrived for `idleMs`.
+     */
+    pruneAbandonedUploads: (idleMs: number) =>
+      prisma.$executeRaw`DELETE FROM import_chunk WHERE import_id IN (
+          SELECT c.import_id FROM import_chunk c WHERE NOT EXISTS (SELECT 1 FROM import i WHERE i.id = c.import_id)
+          GROUP BY c.import_id HAVING max(c.created_at) < now() - make_interval(secs => ${idleMs / 1000}))`,
+
     /** The import, queued, with its first step's event: the file's chunks are already stored. */
     async createImport(fresh: NewImport): Promise<ImportSummary> {
       const [row] = await prisma.$transaction([
@@ -127,12 +140,12 @@ export const createStore = (db: Database) => {
 
     /** The import this step works on, or null when the step is stale (taken already) or the import is over. */
     async takeStep(importId: string, step: number): Promise<Job | null> {
-      const row = await prisma.import.findFirst({ where: { id: importId, step, state: { in: OPEN } } });
+      const row = await prisma.import.findFirst({ where: { id: importId, step, state: { in: STEPPING } } });
       if (!row) return null;
       if (row.state === "queued") await prisma.import.updateMany({ where: { id: importId, state: "queued" }, data: { state: "reading" } });
       const recognised = { kind: row.kind, format: row.format } as unknown as Pick<Recognised, "kind" | "format">;
       return {
-        id: row.id, accountId: row.accountId, step, offset: Number(row.offset), line: row.line,
+        id: row.id, accountId: row.accountId, step, undoing: row.state === "undoing", offset: Number(row.offset), line: row.line,
         options: row.options as unknown as ImportOptions, ...recognised,
       } as Job;
     },
@@ -177,18 +190,35 @@ export const createStore = (db: Database) => {
       return summaryOf((await prisma.import.findUniqueOrThrow({ where: { id } })));
     },
 
-    /** A finished import of the account, to undo; null when there is none such. */
-    finished: (accountId: string, id: string) => prisma.import.findFirst({ where: { id, accountId, state: { in: FINISHED } }, select: { id: true } }),
+    /**
+     * Starts undoing a finished (or cancelled) import: its next step removes rows instead of reading. Null when the
+     * account has no such import.
+     */
+    startUndo: (accountId: string, id: string) =>
+      prisma.$transaction(async (tx) => {
+        const row = await tx.import.findFirst({ where: { id, accountId, state: { in: FINISHED } } });
+        if (!row) return null;
+        const undoing = await tx.import.update({ where: { id }, data: { state: "undoing", step: row.step + 1 } });
+        await tx.outboxEvent.create({ data: stepEvent(accountId, id, undoing.step) });
+        return summaryOf(undoing);
+      }),
 
     /** Up to `limit` of the rows the import created and has not yet removed. */
     ownRows: (importId: string, limit: number) => prisma.importRow.findMany({ where: { importId }, take: limit, orderBy: { rowId: "asc" } }),
 
-    forgetRows: (importId: string, rowIds: string[]) => prisma.importRow.deleteMany({ where: { importId, rowId: { in: rowIds } } }),
-
-    async markUndone(accountId: string, id: string) {
-      await prisma.import.updateMany({ where: { id, accountId }, data: { state: "undone" } });
-      return summaryOf(await prisma.import.findUniqueOrThrow({ where: { id } }));
-    },
+    /**
+     * An undo step's outcome: the rows their services removed are forgotten, and, if the step is still the
+     * import's current one, the next step's event, or `undone` when none are left.
+     */
+    saveUndoStep: (job: Job, removed: string[], done: boolean) =>
+      prisma.$transaction(async (tx) => {
+        await tx.importRow.deleteMany({ where: { importId: job.id, rowId: { in: removed } } });
+        const { count } = await tx.import.updateMany({
+          where: { id: job.id, step: job.step, state: "undoing" },
+          data: { step: job.step + 1, ...(done ? { state: "undone" } : {}) },
+        });
+        if (count && !done) await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
+      }),
   };
 };
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "import_chunk" ADD COLUMN "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
