@@ -14,7 +14,7 @@
 // p99 alone scattered between 0.4 and 1.3 s. BENCH_COACH_CPU=server puts the coach on the server CPU too.
 import { startFakeOpenAi, type ChatRequest } from "@fit/testing";
 import { onCleanup, runBenchmark } from "./support/cleanup.ts";
-import { LOAD_CPU, pinning, pinSelfToLoadCpu, SERVER_CPU } from "./support/cpu.ts";
+import { LOAD_CPU, pinForRun, SERVER_CPU } from "./support/cpu.ts";
 import { createBenchDatabase } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
 import { clean, measure, type LoadFigures, type LoadSpec, type Watched } from "./support/load.ts";
@@ -64,7 +64,7 @@ const onServerCpu = (name: string) => COACH_PLACEMENT.cpu === SERVER_CPU || !nam
 const P99_AIM = 1.2;
 const SCALING_AIM = 1.8;
 const QUESTION = JSON.stringify({ messages: [{ role: "user", content: "Was a bowl of porridge with a banana a good breakfast?" }] });
-pinSelfToLoadCpu();
+const pinning = pinForRun();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);

@@ -3,7 +3,7 @@
 // history, on the multi-process platform (PostgreSQL + NATS).
 import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
-import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
+import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
 import { lagTable, measureEventLag } from "./support/event-lag.ts";
 import { logSummary } from "./support/logs.ts";
@@ -15,7 +15,7 @@ import { startPlatform } from "./support/services.ts";
 const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { writes: { type: "string", default: "200" } } });
 const writes = Number(values.writes);
 if (!Number.isInteger(writes) || writes < 1 || writes > 10_000) throw new Error("--writes must be a whole number from 1 to 10000");
-pinSelfToLoadCpu();
+const pinning = pinForRun();
 
 await runBenchmark(async () => {
   console.log(`events: ${writes} sequential food writes; ${pinning}`);

@@ -5,7 +5,7 @@
 // (docs/decisions/0051-bundles-keep-their-identifiers.md).
 import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
-import { pinSelfToLoadCpu } from "./support/cpu.ts";
+import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
 import { measure, type LoadSpec } from "./support/load.ts";
 import { seedHistory } from "./support/seed.ts";
@@ -15,7 +15,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "50" } },
 });
-pinSelfToLoadCpu();
+pinForRun();
 
 await runBenchmark(async () => {
   const db = await createBenchDatabase();

@@ -7,7 +7,7 @@
 import type pg from "pg";
 import { startBaseline } from "./support/baseline.ts";
 import { runBenchmark } from "./support/cleanup.ts";
-import { pinning, pinSelfToLoadCpu } from "./support/cpu.ts";
+import { pinForRun } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
 import { clean, measure, QUIET_MAX_MS, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
@@ -21,7 +21,7 @@ import { measureStartup } from "./startup.ts";
 const opts = benchOptions();
 const SINGLE_SECONDS = opts.check ? 2 : 4;
 const PLATFORM_WARMUP_SECONDS = 3;
-pinSelfToLoadCpu();
+const pinning = pinForRun();
 
 const today = new Date().toISOString().slice(0, 10);
 const SCHEMAS = { gateway: "body_metrics", baseline: "bench_baseline" } as const;

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { trackChild } from "./cleanup.ts";
 import { LOAD_CPU, pinned } from "./cpu.ts";
 import { cpuMsOf } from "./proc.ts";
+import { runWrk, wrkAvailable } from "./wrk.ts";
 
 export interface LoadSpec {
   url: string;
@@ -26,7 +27,7 @@ export interface LoadSpec {
   keepLatencies?: boolean;
 }
 
-/** What a phase reports; latencies in ms (autocannon records whole ms, of 2xx responses only). */
+/** What a phase reports; latencies in ms (autocannon records whole ms of 2xx responses; wrk every response, to the µs). */
 export interface LoadFigures {
   /** 2xx responses per second: a fast stream of 429s or 503s is no throughput. */
   okPerSec: number;
@@ -50,10 +51,17 @@ const workers = {
   timed: fileURLToPath(new URL("./timed-worker.ts", import.meta.url)),
 };
 
-/** Runs the load (autocannon, or the timed sender for a steady rate or one request at a time) in a process of its own on the load CPU. */
-const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
+/**
+ * Runs the load in a process of its own on the load CPU: wrk (or autocannon without it) for as-fast-as-answered
+ * connections, the timed sender for a steady rate or one request at a time.
+ */
+const runLoad = (spec: LoadSpec): Promise<LoadFigures> => {
+  const closed = spec.ratePerSec === undefined && !spec.sequential;
+  return closed && wrkAvailable ? runWrk(spec) : runNodeLoad(spec, closed ? workers.closed : workers.timed);
+};
+
+const runNodeLoad = (spec: LoadSpec, worker: string): Promise<LoadFigures> =>
   new Promise((resolve, reject) => {
-    const worker = spec.ratePerSec === undefined && !spec.sequential ? workers.closed : workers.timed;
     // Above the rest of the load CPU (agent callers, a coach placed there): what delays the sender is not the server's.
     const [command, args] = pinned(LOAD_CPU, process.execPath, ["--import", "tsx", worker, JSON.stringify(spec)], -10);
     const child = trackChild(spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] }));
@@ -62,7 +70,7 @@ const runLoad = (spec: LoadSpec): Promise<LoadFigures> =>
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       if (code === 0) resolve(JSON.parse(out) as LoadFigures);
-      else reject(new Error(`autocannon exited with ${signal ?? code}`));
+      else reject(new Error(`the load worker exited with ${signal ?? code}`));
     });
   });
 
