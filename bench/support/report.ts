@@ -15,6 +15,7 @@ export const benchOptions = () => {
       connections: { type: "string", default: "50" },
       warmup: { type: "string" },
       check: { type: "boolean", default: false },
+      rotations: { type: "string" },
     },
   });
   const short = values.check ?? false;
@@ -27,6 +28,8 @@ export const benchOptions = () => {
     duration: num("duration", values.duration ?? (short ? "3" : "10"), 1, 60),
     connections: num("connections", values.connections, 1, 500),
     warmup: num("warmup", values.warmup ?? (short ? "1" : "2"), 0, 30),
+    /** Every phase this many times in turn; a ratio is taken within a rotation, the median of them reported. */
+    rotations: num("rotations", values.rotations ?? (short ? "1" : "3"), 1, 10),
     check: short,
   };
 };

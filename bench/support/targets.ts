@@ -6,6 +6,8 @@ export interface Target {
   /** The figure before this work, as the issue recorded it. */
   today: string;
   value: number;
+  /** The lowest and highest value over the rotations, when there were several (value is their median). */
+  spread?: [number, number];
   /** False when the phases behind the value had failed requests: such a figure measures failures, not the path. */
   trusted: boolean;
   floor: number;
@@ -30,7 +32,16 @@ export const judge = (targets: Target[]) =>
   });
 
 const bound = (t: Target, n: number) => `${t.lower ? (t.strictly ? "<" : "<=") : t.strictly ? ">" : ">="} ${n}${t.unit === "x" ? "x" : ` ${t.unit}`}`;
-const shown = (t: Target) => (t.unit === "x" ? `${fixed(t.value, 2)}x` : `${fixed(t.value, t.unit === "ms" && Math.abs(t.value) < 10 ? 2 : 1)} ${t.unit}`);
+const figure = (t: Target, value: number) => (t.unit === "x" ? `${fixed(value, 2)}x` : `${fixed(value, t.unit === "ms" && Math.abs(value) < 10 ? 2 : 1)} ${t.unit}`);
+const shown = (t: Target) => figure(t, t.value) + (t.spread ? ` (${figure(t, t.spread[0])} to ${figure(t, t.spread[1])})` : "");
+
+/** A row measured once per rotation: the median, its spread, and trusted only when every rotation was. */
+export const overRotations = (values: { value: number; trusted: boolean }[]): Pick<Target, "value" | "trusted" | "spread"> => {
+  const sorted = values.map((v) => v.value).sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const value = sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { value, trusted: values.every((v) => v.trusted), ...(sorted.length > 1 ? { spread: [sorted[0]!, sorted.at(-1)!] as [number, number] } : {}) };
+};
 
 export const targetTable = (rows: ReturnType<typeof judge>) =>
   table([["target", "before", "measured", "floor", "aim", "verdict"], ...rows.map((t) => [t.what, t.today, shown(t), bound(t, t.floor), bound(t, t.aim), t.verdict])]);
