@@ -1,7 +1,7 @@
 import type { ActivityType, ParsedWorkout, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
 import type { z } from "zod";
 import type { ImportedWorkout, NewWorkout, WorkoutChanges } from "../store/store.ts";
-import type { ImportedActivity } from "./import/activity-file.ts";
+import type { ImportedActivity } from "@fit/activity-files";
 
 type Identity = { id: string; accountId: string };
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { coachBus, operations, refuseIfTooFarAhead, utcDay, type WorkoutEnergyEstimate } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import type { ImportedActivity } from "../domain/import/activity-file.ts";
+import type { ImportedActivity } from "@fit/activity-files";
 import { importedFile, importedRow } from "../domain/workout-rows.ts";
 import type { ActivityFileReader } from "../reader/activity-file-reader.ts";
 import type { ImportOutcome, Store } from "../store/store.ts";

@@ -2,8 +2,8 @@ import { ActivityType, outboxRow, workoutsEvents, type WorkoutImported } from "@
 import { createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { workoutView } from "./workout-view.ts";
 import { accountData } from "./account-data.ts";
-import { richerFigures, richness, sameActivity, START_TOLERANCE_MS } from "../domain/import/duplicates.ts";
-import type { Route } from "../domain/import/route.ts";
+import { richerFigures, richness, sameActivity, START_TOLERANCE_MS } from "../domain/duplicates.ts";
+import type { Route } from "@fit/activity-files";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 
 /** A workout row as the domain builds it; `exercises` is the API's array. */
