@@ -102,7 +102,7 @@ export const busAccess = {
     buckets: [],
   },
   imports: {
-    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns],
+    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, workoutsBus.importWorkouts, workoutsBus.removeImportedWorkouts],
     publishes: [importsEvents.importStep],
     consumes: [{ event: importsEvents.importStep, durable: importsWorkerDurable }, accountDeletion("imports")],
     broadcasts: [],
