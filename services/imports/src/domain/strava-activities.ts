@@ -106,11 +106,15 @@ const figure = (text: string | undefined): number | null => {
 
 const text = (value: string | undefined) => value?.trim() || null;
 
-/** One row as an activity, or why it cannot be one. Figures of 0 are what Strava writes where it has none. */
+/** One row as an activity, or why it cannot be one. Figures of 0 are what Strava writes where it has none; times are whole seconds. */
 export const stravaActivityOf = (record: CsvRecord, format: StravaFormat): StravaRowOutcome => {
   const fields = fieldsOf(record.text, ",");
   const at = (column: number | null) => (column === null ? undefined : fields[column]);
   const measured = (column: number | null) => figure(at(column)) || null;
+  const seconds = (column: number | null) => {
+    const value = measured(column);
+    return value === null ? null : Math.round(value);
+  };
   const id = at(format.id)?.trim();
   if (!id || !/^\d+$/.test(id)) return { refused: "no Activity ID" };
   const dateText = at(format.date) ?? "";
@@ -124,8 +128,8 @@ export const stravaActivityOf = (record: CsvRecord, format: StravaFormat): Strav
       name: text(at(format.name))?.slice(0, 200) ?? null,
       description: text(at(format.description))?.slice(0, 4000) ?? null,
       startedAt,
-      durationS: measured(format.elapsedS),
-      movingDurationS: measured(format.movingS),
+      durationS: seconds(format.elapsedS),
+      movingDurationS: seconds(format.movingS),
       distanceM: measured(format.distanceM),
       elevationGainM: measured(format.elevationGainM),
       energyKcal: measured(format.energyKcal),

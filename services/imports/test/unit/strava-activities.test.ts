@@ -42,7 +42,7 @@ describe("Strava's activities.csv", () => {
         elapsed: "3600", distanceShown: "10.02", maxHrShown: "171", filename: "activities/4711.fit.gz", moving: "3480.0", distance: "10020.5",
         gain: "42.0", maxHr: "171.0", avgHr: "148.2", calories: "702.0",
       }) + "\n" +
-      line({ id: "4712", date: '"Jan 15, 2022, 6:05:00 PM"', name: "Zwift", type: "Virtual Ride", elapsed: "2700", filename: "activities/4712.tcx", distance: "0.0", calories: "0.0" }) + "\n" +
+      line({ id: "4712", date: '"Jan 15, 2022, 6:05:00 PM"', name: "Zwift", type: "Virtual Ride", elapsed: "2700", moving: "2699.6", filename: "activities/4712.tcx", distance: "0.0", calories: "0.0" }) + "\n" +
       line({ id: "4713", date: '"Mar 1, 2022, 12:00:00 PM"', name: "Gym", type: "Weight Training", elapsed: "1800" }) + "\n";
     const rows = await readAll(file);
     expect(rows).toEqual([
@@ -57,7 +57,7 @@ describe("Strava's activities.csv", () => {
       {
         line: 4,
         activity: expect.objectContaining({
-          externalId: "strava:4712", activityType: "ride", startedAt: Date.UTC(2022, 0, 15, 18, 5), distanceM: null, energyKcal: null,
+          externalId: "strava:4712", activityType: "ride", startedAt: Date.UTC(2022, 0, 15, 18, 5), movingDurationS: 2700, distanceM: null, energyKcal: null,
           file: { path: "activities/4712.tcx", gzipped: false },
         }),
       },
