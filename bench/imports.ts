@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { createActivityFileReader } from "../services/workouts/src/reader/activity-file-reader.ts";
-import { makeFit, makeGpx, straightTrack, type TrackPoint } from "../services/workouts/test/support/activity-files.ts";
+import { makeFit, makeGpx, straightTrack, type TrackPoint } from "../packages/activity-files/test/support/activity-files.ts";
 import { runBenchmark } from "./support/cleanup.ts";
 import { createBenchDatabase } from "./support/database.ts";
 import { machine } from "./support/machine.ts";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { agentScopes, scopes } from "@fit/contracts";
-import { makeFit, makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { makeFit, makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { freePort } from "@fit/testing";
 import { buildCli, fitBinary, runFit } from "./support/cli.ts";
 import { client } from "./support/http.ts";

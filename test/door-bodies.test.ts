@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { makeGpx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 

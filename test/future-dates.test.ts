@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { utcDay } from "@fit/contracts";
-import { makeFit, makeGpx, makeTcx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { makeFit, makeGpx, makeTcx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { client } from "./support/http.ts";
 import { connectAgent, mcpClient } from "./support/oauth-agent.ts";
 import { startSystem, type System } from "./support/system.ts";

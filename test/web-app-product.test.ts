@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeOpenAi, type ChatRequest, type FakeBehaviour, type FakeOpenAi } from "@fit/testing";
-import { makeGpx, makeTcx, type TrackPoint } from "../services/workouts/test/support/activity-files.ts";
+import { makeGpx, makeTcx, type TrackPoint } from "../packages/activity-files/test/support/activity-files.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { requestKind } from "./support/coach-model-requests.ts";
 import { startSystem, type System } from "./support/system.ts";

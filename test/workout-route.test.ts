@@ -2,7 +2,7 @@
 // kept with its workout when the file comes again and gone with it when it is deleted.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WorkoutRoute } from "@fit/contracts";
-import { makeGpx, makeTcx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { makeGpx, makeTcx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Workout } from "@fit/contracts";
-import { ironman, makeFit, makeGpx, makeTcx, straightTrack } from "../services/workouts/test/support/activity-files.ts";
+import { ironman, makeFit, makeGpx, makeTcx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { client } from "./support/http.ts";
 import { startSystem, type System } from "./support/system.ts";
 

@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminSocketPath, requestAccountKey } from "@fit/gateway";
 import { freePort } from "@fit/testing";
-import { makeGpx, straightTrack } from "../../../services/workouts/test/support/activity-files.ts";
+import { makeGpx, straightTrack } from "../../../packages/activity-files/test/support/activity-files.ts";
 import { runChild } from "../../../test/support/child-process.ts";
 import { client } from "../../../test/support/http.ts";
 import { mcpClient } from "../../../test/support/oauth-agent.ts";

@@ -102,7 +102,10 @@ export const busAccess = {
     buckets: [],
   },
   imports: {
-    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, nutritionBus.importItems, nutritionBus.removeImportedItems],
+    asks: [
+      bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, nutritionBus.importItems, nutritionBus.removeImportedItems,
+      workoutsBus.importWorkouts, workoutsBus.removeImportedWorkouts,
+    ],
     publishes: [importsEvents.importStep],
     consumes: [{ event: importsEvents.importStep, durable: importsWorkerDurable }, accountDeletion("imports")],
     broadcasts: [],

@@ -205,11 +205,76 @@ export const workoutsEvents = {
   workoutDeleted: defineEvent({ subject: "workouts.workout.deleted", stream: "WORKOUTS", data: WorkoutChanged }),
 };
 
+/**
+ * At most this many workouts per `workouts.workout.import` question: ten rows with their longest routes (1000
+ * points and 1000 splits each) stay under NATS' 1 MiB message.
+ */
+export const WORKOUT_IMPORT_BATCH = 10;
+
+const routePoints = (segments: readonly (readonly unknown[])[]) => segments.reduce((sum, segment) => sum + segment.length, 0);
+
+/**
+ * One workout an import writes (docs/decisions/0077-workout-imports-over-the-bus.md): an activity as an export
+ * records it, figures null where it states none. `externalId` is the same whenever the same activity is imported
+ * again, `id` the same whenever the same import writes it again (after a crash), so the import can tell its own rows.
+ */
+export const ImportedWorkoutRow = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  source: ImportSource,
+  activityType: ActivityType,
+  name: z.string().trim().min(1).max(200).nullable().meta({ description: "The summary; null: one made of the type and distance or duration." }),
+  description: z.string().trim().min(1).max(4000).nullable().meta({ description: "null: the summary." }),
+  startedAt: LoggedTimestampMs,
+  durationS: wholeSeconds("durationS", 0).meta({ description: "Elapsed seconds; 0 is stored as 1." }),
+  ...metrics,
+  route: z
+    .object({
+      segments: z
+        .array(z.array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])))
+        .refine((segments) => routePoints(segments) <= 1000, { error: "a route holds at most 1000 points" }),
+      splits: z.array(WorkoutSplit).max(1000),
+    })
+    .nullable()
+    .meta({ description: "The track as `parseActivityFile` (@fit/activity-files) draws it; null without positions." }),
+  eventId: Uuid.nullable().meta({ description: "Shared by the legs of one multisport recording; null for a workout on its own." }),
+});
+
 export const workoutsBus = {
   weekTotals: defineEndpoint({
     subject: "workouts.week-totals.get",
     service: "workouts",
     request: z.object({ accountId, date: CalendarDate }),
     reply: WeekWorkouts,
+  }),
+  /**
+   * Workouts stored once per (account, source, externalId), as a file's are: an activity already logged another
+   * way is matched and the richer recording kept; energy a row does not state is estimated.
+   */
+  importWorkouts: defineEndpoint({
+    subject: "workouts.workout.import",
+    service: "workouts",
+    request: z.object({ accountId, rows: z.array(ImportedWorkoutRow).min(1).max(WORKOUT_IMPORT_BATCH) }),
+    reply: z.object({
+      rows: z.array(
+        z.object({
+          id: Uuid.meta({
+            description: "The workout that holds the row, in the rows' order: the row's own id when this question or an " +
+              "earlier one with that id stored it; another when the account already had its externalId or the activity.",
+          }),
+          outcome: z.enum(["created", "existing", "updated", "skipped"]).meta({
+            description: "`created`: stored now; `existing`: its externalId was stored before, nothing changed; `updated`: " +
+              "the activity was logged another way and this row, richer, replaced its figures; `skipped`: it was, and this row was not richer.",
+          }),
+        }),
+      ),
+    }),
+  }),
+  /** Removes imported workouts by id (never one logged another way, nor one of a single-file upload): an import's undo. */
+  removeImportedWorkouts: defineEndpoint({
+    subject: "workouts.workout.remove-imported",
+    service: "workouts",
+    request: z.object({ accountId, ids: z.array(Uuid).min(1).max(500) }),
+    reply: z.object({ removed: z.number().int().min(0) }),
   }),
 };

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { WorkoutsConfig } from "./config.ts";
+import { serveWorkoutImport } from "./handlers/imports.ts";
 import { serveWorkoutQueries } from "./handlers/queries.ts";
 import { describeRoute } from "./routes/describe.ts";
 import { createActivityFileReader } from "./reader/activity-file-reader.ts";
@@ -31,6 +32,7 @@ export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<Workout
         importRoute(context, reader, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
         return [
           ...serveWorkoutQueries(context.bus, context.store),
+          ...serveWorkoutImport(context, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS }),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
           { stop: reader.close },
         ];

@@ -1,7 +1,7 @@
-import type { ActivityType, ParsedWorkout, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
+import type { ActivityType, ImportedWorkoutRow, ParsedWorkout, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
 import type { z } from "zod";
 import type { ImportedWorkout, NewWorkout, WorkoutChanges } from "../store/store.ts";
-import type { ImportedActivity } from "./import/activity-file.ts";
+import type { ImportedActivity } from "@fit/activity-files";
 
 type Identity = { id: string; accountId: string };
 
@@ -77,7 +77,7 @@ export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof Wo
  */
 export const importedFile = (
   { id, accountId }: Identity,
-  file: ImportedActivity,
+  file: Omit<ImportedActivity, "format">,
   { source, externalId, eventId, estimate }: { source: NewWorkout["source"]; externalId: string; eventId: string | null; estimate: WorkoutEnergyEstimate | null },
 ): ImportedWorkout => {
   const summary = file.name ?? defaultSummary(file.activityType, file.distanceM, file.durationS);
@@ -106,6 +106,23 @@ export const importedFile = (
     eventId,
     route: file.route,
   };
+};
+
+/**
+ * What an import's external ids start with, so they never meet a file's hash or an app's own id, and an import's
+ * undo removes only rows that carry it (docs/decisions/0077-workout-imports-over-the-bus.md).
+ */
+export const IMPORT_KEY_PREFIX = "import:";
+
+/** An import's row (the imports service's, over the bus) as a workout: built as a file's activity is, its description kept. */
+export const importedWorkout = (
+  accountId: string,
+  row: z.output<typeof ImportedWorkoutRow>,
+  estimate: WorkoutEnergyEstimate | null,
+): ImportedWorkout => {
+  const { id, externalId, source, name, description, eventId, ...activity } = row;
+  const workout = importedFile({ id, accountId }, { ...activity, name }, { source, externalId: `${IMPORT_KEY_PREFIX}${externalId}`, eventId, estimate });
+  return description === null ? workout : { ...workout, description };
 };
 
 /** A correction by hand: a new energyKcal is the user's number, so the estimate it replaces goes. */

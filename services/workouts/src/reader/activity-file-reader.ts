@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { AppError } from "@fit/contracts";
-import type { ImportedActivity } from "../domain/import/activity-file.ts";
+import type { ImportedActivity } from "@fit/activity-files";
 import type { ReadOutcome } from "./activity-file-worker.ts";
 import { workerExecArgv } from "./worker-exec-argv.ts";
 

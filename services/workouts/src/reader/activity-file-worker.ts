@@ -1,6 +1,6 @@
 // The entry of an activity-file reading thread (activity-file-reader.ts): the pure parser, with its refusal
 // turned into a value, since an error's class does not survive the trip between threads.
-import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ImportedActivity } from "../domain/import/activity-file.ts";
+import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ImportedActivity } from "@fit/activity-files";
 
 export type ReadOutcome = { ok: true; activities: ImportedActivity[] } | { ok: false; message: string; tooLarge: boolean };
 

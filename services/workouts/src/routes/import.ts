@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { coachBus, operations, refuseIfTooFarAhead, utcDay, type WorkoutEnergyEstimate } from "@fit/contracts";
+import { operations, refuseIfTooFarAhead } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import type { ImportedActivity } from "../domain/import/activity-file.ts";
 import { importedFile, importedRow } from "../domain/workout-rows.ts";
 import type { ActivityFileReader } from "../reader/activity-file-reader.ts";
+import { estimateMissingEnergy } from "../handlers/energy-estimates.ts";
 import type { ImportOutcome, Store } from "../store/store.ts";
 
 /** A file's identity is its content: the same bytes again update the workouts they made. */
@@ -12,34 +12,13 @@ const fileId = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).d
 /** One workout's outcome, or a multisport file's: its first leg's, with every leg listed. */
 const answerOf = (outcomes: ImportOutcome[]) => (outcomes.length > 1 ? { ...outcomes[0]!, legs: outcomes } : outcomes[0]!);
 
-export const importRoute = ({ app, store, relay, bus }: ServiceContext<Store>, reader: ActivityFileReader, { estimateTimeoutMs }: { estimateTimeoutMs: number }) => {
+export const importRoute = (context: ServiceContext<Store>, reader: ActivityFileReader, { estimateTimeoutMs }: { estimateTimeoutMs: number }) => {
+  const { app, store, relay } = context;
   // A JSON row's startedAt is checked by its schema; a file's only once read.
   const readActivities = async (bytes: Buffer) => {
     const activities = await reader.read(bytes);
     for (const activity of activities) refuseIfTooFarAhead(activity.startedAt, "the file's start time");
     return activities;
-  };
-
-  /**
-   * The coach's estimates, in the activities' order, for those that state no energy: null for the others, and for
-   * all when the coach does not answer in time; the import does not wait on it longer than that.
-   */
-  const estimateMissingEnergy = async (accountId: string, activities: readonly ImportedActivity[]): Promise<(WorkoutEnergyEstimate | null)[]> => {
-    const missing = activities.flatMap((activity, i) => (activity.energyKcal === null ? [i] : []));
-    const estimates: (WorkoutEnergyEstimate | null)[] = activities.map(() => null);
-    if (missing.length === 0) return estimates;
-    const workouts = missing.map((i) => {
-      const { activityType, durationS, movingDurationS, distanceM, avgHr } = activities[i]!;
-      return { activityType, durationS: Math.max(1, movingDurationS || durationS), distanceM, avgHr };
-    });
-    const date = utcDay(activities[0]!.startedAt);
-    try {
-      const reply = await bus.request(coachBus.estimateWorkoutEnergy, { accountId, date, workouts }, { timeoutMs: estimateTimeoutMs });
-      missing.forEach((index, k) => (estimates[index] = reply.estimates[k] ?? null));
-    } catch (error) {
-      app.log.warn({ err: error }, "no energy estimate for an imported file: the coach did not answer");
-    }
-    return estimates;
   };
 
   serveOperation(app, operations.importWorkout, async ({ body, query, caller, record }) => {
@@ -50,7 +29,7 @@ export const importRoute = ({ app, store, relay, bus }: ServiceContext<Store>, r
       return answerOf(outcomes);
     }
     const activities = await readActivities(body);
-    const estimates = await estimateMissingEnergy(accountId, activities);
+    const estimates = await estimateMissingEnergy(context, accountId, activities, estimateTimeoutMs);
     const file = fileId(body);
     const multisport = activities.length > 1;
     const eventId = multisport ? randomUUID() : null;

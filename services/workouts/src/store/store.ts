@@ -1,9 +1,10 @@
-import { ActivityType, outboxRow, workoutsEvents, type WorkoutImported } from "@fit/contracts";
+import { ActivityType, outboxRow, type workoutsBus, workoutsEvents, type ReplyOf, type WorkoutImported } from "@fit/contracts";
 import { createOutboxSource, newestFirstPage, ping, type Database, type RangePage } from "@fit/db";
 import { workoutView } from "./workout-view.ts";
 import { accountData } from "./account-data.ts";
-import { richerFigures, richness, sameActivity, START_TOLERANCE_MS } from "../domain/import/duplicates.ts";
-import type { Route } from "../domain/import/route.ts";
+import { richerFigures, richness, sameActivity, START_TOLERANCE_MS } from "../domain/duplicates.ts";
+import { IMPORT_KEY_PREFIX } from "../domain/workout-rows.ts";
+import type { Route } from "@fit/activity-files";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 
 /** A workout row as the domain builds it; `exercises` is the API's array. */
@@ -16,6 +17,8 @@ export type NewWorkout = Omit<Prisma.WorkoutUncheckedCreateInput, "createdAt" | 
 export type ImportedWorkout = NewWorkout & { externalId: string; route: Route | null };
 /** What one import did to one workout, as the answer names it. */
 export type ImportOutcome = Omit<WorkoutImported, "legs">;
+/** What an import's question did to one of its rows, as the bus answer names it. */
+export type ImportedRowOutcome = ReplyOf<typeof workoutsBus.importWorkouts>["rows"][number];
 export type WorkoutChanges = Omit<Prisma.WorkoutUncheckedUpdateInput, "id" | "accountId" | "source" | "externalId" | "createdAt" | "updatedAt" | "route">;
 
 type Tx = Prisma.TransactionClient;
@@ -58,7 +61,11 @@ const loggedActivity = async (tx: Tx, workout: ImportedWorkout) => {
 };
 
 /** The richer of the two recordings' figures stay on the logged workout; its title, source and key stay as they are. */
-const mergeDuplicate = async (tx: Tx, logged: Row & { route: { workoutId: string } | null }, workout: ImportedWorkout): Promise<ImportOutcome> => {
+const mergeDuplicate = async (
+  tx: Tx,
+  logged: Row & { route: { workoutId: string } | null },
+  workout: ImportedWorkout,
+): Promise<ImportOutcome & Required<Pick<ImportOutcome, "duplicateOf" | "action">>> => {
   const duplicateOf = logged.id;
   if (richness(workout, workout.route !== null) <= richness(logged, logged.route !== null)) {
     return { created: false, workout: workoutView(logged), duplicateOf, action: "skipped" };
@@ -89,6 +96,24 @@ const importOne = async (tx: Tx, workout: ImportedWorkout, matchActivity: boolea
   await recordEvent(tx, before ? workoutsEvents.workoutUpdated : workoutsEvents.workoutLogged, row);
   return { created: !before, workout: workoutView(row) };
 };
+
+/** An import's row: nothing changes once its key is stored; new, it is matched against what is logged as a file's activity is. */
+const importRow = async (tx: Tx, workout: ImportedWorkout): Promise<ImportedRowOutcome> => {
+  const key = { accountId: workout.accountId, source: workout.source, externalId: workout.externalId };
+  const before = await tx.workout.findUnique({ where: { accountId_source_externalId: key }, select: { id: true } });
+  if (before) return { id: before.id, outcome: "existing" };
+  const duplicate = await loggedActivity(tx, workout);
+  if (duplicate) return { id: duplicate.id, outcome: (await mergeDuplicate(tx, duplicate, workout)).action };
+  const { route, ...data } = workout;
+  const row = await tx.workout.create({ data });
+  if (route) await saveRoute(tx, row.id, route);
+  await recordEvent(tx, workoutsEvents.workoutLogged, row);
+  return { id: row.id, outcome: "created" };
+};
+
+/** One transaction at a time per account for writes that match activities: two imports of one activity at once still meet. */
+const lockAccountImports = (tx: Tx, accountId: string) =>
+  tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${accountId}, 0))`;
 
 /**
  * The only place that talks to the database. Every query is scoped by account. The list and the dashboard's
@@ -128,11 +153,46 @@ export const createStore = (db: Database) => {
     ) =>
       prisma.$transaction(async (tx) => {
         const [first] = workouts;
-        if (matchActivity && first) await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${first.accountId}, 0))`;
+        if (matchActivity && first) await lockAccountImports(tx, first.accountId);
         const outcomes: ImportOutcome[] = [];
         for (const workout of workouts) outcomes.push(await importOne(tx, workout, matchActivity));
         for (const statement of alongside(outcomes)) await tx.$executeRaw(statement);
         return outcomes;
+      }),
+
+    /** Which of `externalIds` the account already holds, by source and externalId: an import estimates energy only for the others. */
+    storedKeys: async (accountId: string, externalIds: string[]): Promise<Set<string>> => {
+      const rows = await prisma.workout.findMany({ where: { accountId, externalId: { in: externalIds } }, select: { source: true, externalId: true } });
+      return new Set(rows.map((row) => `${row.source} ${row.externalId}`));
+    },
+
+    /**
+     * An import's batch (the imports service's, over the bus), all or none: each row stored once per (source,
+     * externalId), or matched to an activity already logged as a file's is (duplicates.ts), with its event.
+     */
+    importRows: (workouts: readonly ImportedWorkout[]): Promise<ImportedRowOutcome[]> =>
+      prisma.$transaction(async (tx) => {
+        const [first] = workouts;
+        if (first) await lockAccountImports(tx, first.accountId);
+        const outcomes: ImportedRowOutcome[] = [];
+        for (const workout of workouts) outcomes.push(await importRow(tx, workout));
+        return outcomes;
+      }),
+
+    /** Deletes an import's workouts by id, each with its event; a workout logged or uploaded another way is never touched. */
+    removeImported: (accountId: string, ids: string[]): Promise<number> =>
+      prisma.$transaction(async (tx) => {
+        const gone = await tx.$queryRaw<{ id: string; started_at: Date; activity_type: string }[]>`DELETE FROM workout
+          WHERE account_id = ${accountId}::uuid AND id = ANY(${ids}::uuid[]) AND starts_with(external_id, ${IMPORT_KEY_PREFIX})
+          RETURNING id, started_at, activity_type`;
+        if (gone.length) {
+          await tx.outboxEvent.createMany({
+            data: gone.map((row) => outboxRow(workoutsEvents.workoutDeleted, {
+              accountId, workoutId: row.id, startedAt: row.started_at.getTime(), activityType: ActivityType.parse(row.activity_type),
+            })),
+          });
+        }
+        return gone.length;
       }),
 
     async getWorkout(accountId: string, id: string) {

@@ -1,9 +1,9 @@
 // The worker-thread reader: the same answers as the parser, its refusals as 400s, and a bound on files in flight.
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError } from "@fit/contracts";
-import { parseActivityFile } from "../../src/domain/import/activity-file.ts";
+import { parseActivityFile } from "@fit/activity-files";
 import { createActivityFileReader, type ActivityFileReader } from "../../src/reader/activity-file-reader.ts";
-import { makeGpx, straightTrack } from "../support/activity-files.ts";
+import { makeGpx, straightTrack } from "../../../../packages/activity-files/test/support/activity-files.ts";
 
 const start = new Date("2026-11-17T06:30:00Z");
 const gpx = (points: number) => Buffer.from(makeGpx(straightTrack({ start, points, stepM: 10, stepS: 3, startEle: 100, hr: 150 }), { type: "running" }));

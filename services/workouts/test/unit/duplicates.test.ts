@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { overlapShare, richerFigures, richness, sameActivity, type Figures } from "../../src/domain/import/duplicates.ts";
+import { overlapShare, richerFigures, richness, sameActivity, type Figures } from "../../src/domain/duplicates.ts";
 
 const at = (iso: string) => new Date(`2026-08-02T${iso}Z`);
 const run = (start: string, durationS: number, activityType = "run") => ({ startedAt: at(start), durationS, activityType });

@@ -7,7 +7,7 @@ import {
   timeSpan,
   trackMetrics,
   type TrackSample,
-} from "../../src/domain/import/track-metrics.ts";
+} from "../../src/track-metrics.ts";
 
 /** 1° of latitude on a sphere of radius 6 371 008.8 m. */
 const DEGREE_M = (6_371_008.8 * Math.PI) / 180;

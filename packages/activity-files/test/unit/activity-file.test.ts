@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ActivityFileFormat } from "../../src/domain/import/activity-file.ts";
+import { ActivityFileError, ActivityFileTooLarge, parseActivityFile, type ActivityFileFormat } from "../../src/activity-file.ts";
 import { ironman, makeFit, makeFitOfMessages, makeGpx, makeTcx, straightTrack, withPause, type TrackPoint } from "../support/activity-files.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

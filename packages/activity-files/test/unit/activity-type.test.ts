@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ActivityType } from "@fit/contracts";
-import { activityTypeFromLabel } from "../../src/domain/import/activity-type.ts";
+import { activityTypeFromLabel } from "../../src/activity-type.ts";
 
 /** What each vendor writes into a GPX `<type>` (or a TCX `Sport`), and the interface's type it is. */
 const VOCABULARIES: Record<string, [label: string, type: ActivityType][]> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { routeOf } from "../../src/domain/import/route.ts";
-import type { TrackSample } from "../../src/domain/import/track-metrics.ts";
+import { routeOf } from "../../src/route.ts";
+import type { TrackSample } from "../../src/track-metrics.ts";
 import { straightTrack } from "../support/activity-files.ts";
 
 const START = new Date("2024-05-01T07:00:00Z");
