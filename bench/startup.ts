@@ -2,8 +2,8 @@
 // The embedded default as a user starts it (`pnpm start`, compiled, PGlite + in-process bus): time to /readyz on
 // a fresh data folder and again on the data it left, and memory (VmRSS) of the node process and of the whole
 // process tree (pnpm included) after start and after a short load through HTTP (weigh-ins and food items
-// written, dashboards read). Beside it, for the record: the node process alone, and `npx -y pnpm@10 start`,
-// whose own start-up (npm resolving pnpm, ~2.8 s) is not ours to cut. Aims: docs/decisions/0026-compiled-runtime.md.
+// written, dashboards read). Beside it, for the record: the node process alone, `npx -y pnpm@10 start`, whose
+// own start-up (npm resolving pnpm, ~2.8 s) is not ours to cut, and `bin/start`, which skips npx and pnpm. Aims: docs/decisions/0026-compiled-runtime.md.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -129,6 +129,8 @@ export interface StartupFigures {
   existing: { readyMs: number; nodeReadyMs: number; afterStart: { nodeMb: number; treeMb: number } };
   /** `npx -y pnpm@10 start` on the same existing data, for comparison (npm's own start-up included). */
   npxExisting: { readyMs: number; nodeReadyMs: number };
+  /** `bin/start` on the same existing data: node started by the shell, no npx or pnpm. */
+  binExisting: { readyMs: number; nodeReadyMs: number };
   load: { requests: number; failed: number; seconds: number };
   aims: Aim[];
 }
@@ -155,11 +157,14 @@ export const measureStartup = async ({ quick = false }: { quick?: boolean } = {}
 
   const viaNpx = await start(dataDir, port, NPX);
   await stop(viaNpx.child);
+  const viaBin = await start(dataDir, port, ["bin/start"]);
+  await stop(viaBin.child);
 
   const worstMb = Math.max(freshStart.nodeMb, freshLoad.nodeMb, existingStart.nodeMb);
   return {
     command: judged.join(" "),
     npxExisting: { readyMs: Math.round(viaNpx.readyMs), nodeReadyMs: Math.round(viaNpx.nodeReadyMs) },
+    binExisting: { readyMs: Math.round(viaBin.readyMs), nodeReadyMs: Math.round(viaBin.nodeReadyMs) },
     fresh: { readyMs: Math.round(first.readyMs), nodeReadyMs: Math.round(first.nodeReadyMs), afterStart: freshStart, afterLoad: freshLoad },
     existing: { readyMs: Math.round(second.readyMs), nodeReadyMs: Math.round(second.nodeReadyMs), afterStart: existingStart },
     load: { ...loaded, seconds: round1(loaded.seconds) },
@@ -174,7 +179,7 @@ export const measureStartup = async ({ quick = false }: { quick?: boolean } = {}
 const main = async () => {
   const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== "--"), options: { quick: { type: "boolean", default: false } } });
   const figures = await measureStartup({ quick: values.quick });
-  const { command, fresh, existing, npxExisting, load: l } = figures;
+  const { command, fresh, existing, npxExisting, binExisting, load: l } = figures;
   if (command !== "pnpm start") console.log("pnpm is not on PATH: judging `npx -y pnpm@10 start` instead of `pnpm start`\n");
   console.log(
     table([
@@ -183,6 +188,7 @@ const main = async () => {
       ["after load", "", "", fresh.afterLoad.nodeMb, fresh.afterLoad.treeMb, `${l.requests} requests in ${l.seconds} s, ${l.failed} failed`],
       ["existing start", fixed(existing.readyMs / 1000), fixed(existing.nodeReadyMs / 1000), existing.afterStart.nodeMb, existing.afterStart.treeMb, "the same DATA_DIR again"],
       ["existing, npx", fixed(npxExisting.readyMs / 1000), fixed(npxExisting.nodeReadyMs / 1000), "", "", "npx -y pnpm@10 start on it, npm's start-up included"],
+      ["existing, bin/start", fixed(binExisting.readyMs / 1000), fixed(binExisting.nodeReadyMs / 1000), "", "", "bin/start on it: no npx, no pnpm"],
     ]),
   );
   console.log(`\n${aimTable(figures.aims)}`);

@@ -176,7 +176,7 @@ await runBenchmark(async () => {
   if (busyStarts.length) console.log(`(!) not idle after ${QUIET_MAX_MS / 1000} s, measured anyway: ${busyStarts.join("; ")}`);
   console.log(`\nembedded ${embedded.command}: ready in ${fixed(embedded.fresh.readyMs / 1000)} s fresh / ${fixed(embedded.existing.readyMs / 1000)} s on its data ` +
     `(the node process alone: ${fixed(embedded.fresh.nodeReadyMs / 1000)} / ${fixed(embedded.existing.nodeReadyMs / 1000)} s; ` +
-    `npx -y pnpm@10 start on its data: ${fixed(embedded.npxExisting.readyMs / 1000)} s); whole process tree ` +
+    `npx -y pnpm@10 start on its data: ${fixed(embedded.npxExisting.readyMs / 1000)} s, bin/start ${fixed(embedded.binExisting.readyMs / 1000)} s); whole process tree ` +
     `${embedded.fresh.afterLoad.treeMb} MB after ${embedded.load.requests} requests (${embedded.command}'s own processes included)`);
   console.log(`\n${targetTable(verdicts)}`);
   console.log(`\n${table([["machine", ""], ...Object.entries(machine()).map(([k, v]) => [k, String(v)])])}`);

@@ -11,6 +11,8 @@ export const launcherEnv = z.object({
   NATS_URL: z.string().optional(),
   INTERNAL_ASSERTION_SECRET: z.string().min(32).optional(),
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  /** start:services gives body-metrics this port and each next service one more, in the order it lists them. */
+  SERVICES_PORT: z.coerce.number().int().min(1).max(65_530).default(3101),
   /** start:services gives each service a metrics port of its own from here on, in the order it lists them. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65_531).optional(),
 });

@@ -83,9 +83,16 @@ export const composeProject = (name: string, gatewayPort: number, secrets: Recor
         await rm(dir, { recursive: true, force: true });
       }
     },
-    /** Runs `node -e script` in a new container of `service` (its environment and mounts), on the project's network. */
-    probe: async (service: string, script: string) =>
-      JSON.parse((await compose("run", "--rm", "--no-deps", "-T", "-w", "/app/packages/bus", service, "node", "--input-type=module", "-e", script)).trim().split("\n").at(-1)!) as unknown,
+    /**
+     * Runs `node -e script` in a new container of `service` (its environment and mounts), on the project's network.
+     * The script's packages are this checkout's, mounted read-only: the image holds no package but those its
+     * bundles load.
+     */
+    probe: async (service: string, script: string) => {
+      const modules = `${path.join(ROOT, "node_modules")}:/probe/node_modules:ro`;
+      const args = ["run", "--rm", "--no-deps", "-T", "-v", modules, "-w", "/probe", service, "node", "--input-type=module", "-e", script];
+      return JSON.parse((await compose(...args)).trim().split("\n").at(-1)!) as unknown;
+    },
     /** psql in the PostgreSQL container as `role` with `password` over TCP (password authentication, as services log in). */
     psql: (role: string, password: string, sql: string) =>
       compose("exec", "-T", "-e", `PGPASSWORD=${password}`, "postgres", "psql", "-h", "127.0.0.1", "-U", role, "-d", "fitness", "-v", "ON_ERROR_STOP=1", "-Atc", sql),

@@ -27,9 +27,10 @@ describe("the node flags and environment the servers run with", () => {
     for (const [name, value] of Object.entries(SERVICE_ENV)) expect(imageEnv[name]).toBe(value);
   });
 
-  it("of the embedded process are the same in the root's start and the launcher's own", () => {
+  it("of the embedded process are the same in the root's start, the launcher's own and bin/start", () => {
     const rootStart = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts["start"];
     const launcherStart = (JSON.parse(read("launcher/package.json")) as { scripts: Record<string, string> }).scripts["start"];
     expect(launcherStart?.replace(" dist/", " launcher/dist/")).toBe(rootStart);
+    expect(read("bin/start").trimEnd().split("\n").at(-1)).toBe(`exec env ${rootStart}`);
   });
 });
