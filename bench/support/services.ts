@@ -63,7 +63,7 @@ export const waitReady = async (name: string, url: string, child: ChildProcess, 
   throw new Error(`${name} not ready within ${timeoutMs} ms`);
 };
 
-type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gateway";
+type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gateway" | "imports";
 
 /**
  * The platform as `pnpm start:services` runs it: each service its own process running its compiled
@@ -74,14 +74,16 @@ type ServiceName = "body-metrics" | "nutrition" | "workouts" | "coach" | "gatewa
  */
 export const startPlatform = async (
   databaseUrl: string,
-  { env = {}, coach = WITH_THE_SERVERS }: { env?: Partial<Record<ServiceName, Record<string, string>>>; coach?: Placement } = {},
+  { env = {}, coach = WITH_THE_SERVERS, imports = false }: {
+    env?: Partial<Record<ServiceName, Record<string, string>>>; coach?: Placement; imports?: boolean;
+  } = {},
 ) => {
   const dataDir = await mkdtemp(join(tmpdir(), "fit-bench-"));
   onCleanup(() => rm(dataDir, { recursive: true, force: true }));
   const namespace = `bench${randomBytes(4).toString("hex")}`;
   onCleanup(() => deleteNamespaceStreams(NATS_URL, namespace));
 
-  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), workouts: await freePort(), gateway: await freePort() };
+  const ports = { "body-metrics": await freePort(), nutrition: await freePort(), workouts: await freePort(), gateway: await freePort(), imports: await freePort() };
   const urlOf = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
   const shared = {
     ...process.env,
@@ -96,6 +98,7 @@ export const startPlatform = async (
     BODY_METRICS_URL: urlOf("body-metrics"),
     NUTRITION_URL: urlOf("nutrition"),
     WORKOUTS_URL: urlOf("workouts"),
+    IMPORTS_URL: urlOf("imports"),
     PUBLIC_URL: urlOf("gateway"),
     // One account drives all the load: the per-account limit (600/min by default) would turn it into 429s.
     RATE_LIMIT_PER_MINUTE: "1000000000",
@@ -114,7 +117,8 @@ export const startPlatform = async (
   };
   let coaches = 0;
   const addCoach = async () => start(`coach-${++coaches}`, "coach", await freePort());
-  await Promise.all([...(["body-metrics", "nutrition", "workouts", "gateway"] as const).map((name) => start(name, name, ports[name])), addCoach()]);
+  const services = ["body-metrics", "nutrition", "workouts", "gateway", ...(imports ? ["imports" as const] : [])] as const;
+  await Promise.all([...services.map((name) => start(name, name, ports[name])), addCoach()]);
 
   return {
     gatewayUrl: urlOf("gateway"),

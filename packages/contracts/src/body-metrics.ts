@@ -188,6 +188,15 @@ export const ImportedWeighIn = z.object({
   bodyFatPct: BodyFatPct.nullable(),
 });
 
+/** One body measurement an import writes, identified as an imported weigh-in is. */
+export const ImportedMeasurement = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  ts: LoggedTimestampMs,
+  site: MeasurementSite,
+  valueCm: z.number().min(5).max(300),
+});
+
 export const bodyMetricsBus = {
   weightSummary: defineEndpoint({
     subject: "body-metrics.weight-summary.get",
@@ -226,6 +235,22 @@ export const bodyMetricsBus = {
   /** Removes imported readings by id (never a reading logged another way): an import's undo. */
   removeImportedWeighIns: defineEndpoint({
     subject: "body-metrics.weight.remove-imported",
+    service: "body-metrics",
+    request: z.object({ accountId, ids: z.array(Uuid).min(1).max(500) }),
+    reply: z.object({ removed: z.number().int().min(0) }),
+  }),
+  /** Measurements stored once per (account, externalId), source `import`: the shape of `importWeighIns`. */
+  importMeasurements: defineEndpoint({
+    subject: "body-metrics.measurement.import",
+    service: "body-metrics",
+    request: z.object({ accountId, rows: z.array(ImportedMeasurement).min(1).max(500) }),
+    reply: z.object({
+      stored: z.array(Uuid).meta({ description: "The id stored under each row's externalId, in the rows' order, as `importWeighIns` answers." }),
+    }),
+  }),
+  /** Removes imported measurements by id (never one entered by hand): an import's undo. */
+  removeImportedMeasurements: defineEndpoint({
+    subject: "body-metrics.measurement.remove-imported",
     service: "body-metrics",
     request: z.object({ accountId, ids: z.array(Uuid).min(1).max(500) }),
     reply: z.object({ removed: z.number().int().min(0) }),

@@ -102,7 +102,7 @@ export const busAccess = {
     buckets: [],
   },
   imports: {
-    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns],
+    asks: [bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, bodyMetricsBus.importMeasurements, bodyMetricsBus.removeImportedMeasurements],
     publishes: [importsEvents.importStep],
     consumes: [{ event: importsEvents.importStep, durable: importsWorkerDurable }, accountDeletion("imports")],
     broadcasts: [],

@@ -351,14 +351,16 @@ export const operations = {
   }),
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
-    summary: "Import a weigh-in export (CSV)",
+    summary: "Import a weigh-in export (CSV) or an Apple Health export.xml",
     description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Withings, Fitbit, Renpho, Libra " +
       "and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), times " +
       "without a zone in `tz` (default UTC), a date without a time at local noon. Each reading is stored once: the same " +
-      "file imported again creates nothing and counts its rows as skipped.",
+      "file imported again creates nothing and counts its rows as skipped. Apple Health's `export.xml` (the file inside " +
+      "export.zip; the archive itself is not read yet) gives weigh-ins (kg, lb) and waist measurements, each time at its own " +
+      "offset; a document type declaring entities is refused.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
-    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/octet-stream"], streamed: true },
+    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/xml", "text/xml", "application/octet-stream"], streamed: true },
   }),
   listImports: define({
     id: "listImports", method: "GET", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:read",

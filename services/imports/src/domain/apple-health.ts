@@ -83,3 +83,15 @@ export const appleRowOf = (element: XmlElement): AppleRow => {
   }
   return recordOf(node);
 };
+
+/** How an Apple Health export is stored with its import (as JSON, hence a type). */
+export type AppleFormat = { layout: "apple_health" };
+
+/**
+ * Whether the file's first bytes are an Apple Health export.xml: its document type or root names <HealthData>
+ * (Apple's declaration and document type take about 10 KiB, well inside the first piece).
+ */
+export const isAppleExport = (head: Buffer) => {
+  const start = head.subarray(0, 64 * 1024).toString("latin1");
+  return /^(\ufeff|\xef\xbb\xbf)?\s*</.test(start) && /<!DOCTYPE\s+HealthData[\s[>]|<HealthData[\s>/]/.test(start);
+};

@@ -8,7 +8,7 @@ import { UnreadableFile } from "./csv.ts";
 /** A child of the root longer than this fails the import: a Workout with its events and statistics is a few KiB. */
 export const MAX_ELEMENT_BYTES = 1024 * 1024;
 /** The XML declaration and document type before the root; Apple's own declares its elements in about 10 KiB. */
-export const MAX_PROLOG_BYTES = 256 * 1024;
+const MAX_PROLOG_BYTES = 256 * 1024;
 /** How deep elements may nest; Apple's go 3 levels below the root. */
 const MAX_DEPTH = 16;
 

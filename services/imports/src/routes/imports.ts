@@ -1,11 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import { AppError, bodyMetricsBus, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
+import { AppError, bodyMetricsBus, IMPORT_FILE_LIMIT, operations, type ImportRowKind } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import { recogniseWeighIns, type ImportOptions, type Recognised } from "../domain/weigh-in-csv.ts";
-import { CHUNK_BYTES, type Store } from "../store/store.ts";
+import { isAppleExport } from "../domain/apple-health.ts";
+import { recogniseWeighIns, type ImportOptions } from "../domain/weigh-in-csv.ts";
+import { CHUNK_BYTES, type FileFormat, type Store } from "../store/store.ts";
 
 const UNDO_BATCH = 500;
+
+/** How each kind of row an import writes is removed again by the service that owns it. */
+const REMOVE = {
+  "weigh-in": bodyMetricsBus.removeImportedWeighIns,
+  measurement: bodyMetricsBus.removeImportedMeasurements,
+} as const;
 
 /** The request's bytes in pieces of exactly CHUNK_BYTES (the last may be shorter), refused past the limit. */
 async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
@@ -27,23 +34,33 @@ async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffe
   if (held > 0) yield Buffer.concat(pending);
 }
 
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+
+/** What the file's first piece shows it to be, and where its rows start; a file this import cannot read is a 400. */
+const recognise = (head: Buffer, options: ImportOptions): { format: FileFormat; offset: number; line: number } => {
+  if (isAppleExport(head)) return { format: { layout: "apple_health" }, offset: 0, line: 1 };
+  if (head.subarray(0, 4).equals(ZIP)) {
+    throw new AppError("validation", "zip archives are not read yet: send the export.xml inside Apple Health's export.zip");
+  }
+  const recognised = recogniseWeighIns(head, options);
+  if (!recognised) {
+    throw new AppError("validation", "the file's header names no date and weight column of a weigh-in export this import reads " +
+      "(Withings, Fitbit, Renpho, Libra, Happy Scale), and it is no Apple Health export.xml");
+  }
+  return recognised;
+};
+
 /**
  * Stores the upload piece by piece as it arrives, once its first piece shows a header this import reads; nothing
  * is kept of a file refused or cut off.
  */
 const storeFile = async (store: Store, importId: string, source: AsyncIterable<Buffer>, options: ImportOptions) => {
-  let recognised: Recognised | undefined;
+  let recognised: ReturnType<typeof recognise> | undefined;
   let bytes = 0;
   let seq = 0;
   try {
     for await (const piece of fixedPieces(source)) {
-      if (seq === 0) {
-        recognised = recogniseWeighIns(piece, options);
-        if (!recognised) {
-          throw new AppError("validation", "the file's header names no date and weight column of a weigh-in export this import reads " +
-            "(Withings, Fitbit, Renpho, Libra, Happy Scale)");
-        }
-      }
+      if (seq === 0) recognised = recognise(piece, options);
       await store.putChunk(importId, seq++, piece);
       bytes += piece.length;
     }
@@ -88,9 +105,12 @@ export const importRoutes = ({ app, store, bus, relay }: ServiceContext<Store>) 
       return summary;
     }
     for (let rows = await store.ownRows(params.id, UNDO_BATCH); rows.length; rows = await store.ownRows(params.id, UNDO_BATCH)) {
-      const ids = rows.map((row) => row.rowId);
-      await bus.request(bodyMetricsBus.removeImportedWeighIns, { accountId: caller.accountId, ids }, { timeoutMs: 30_000 });
-      await store.forgetRows(params.id, ids);
+      for (const kind of Object.keys(REMOVE) as (keyof typeof REMOVE)[]) {
+        const ids = rows.filter((row) => (row.kind as ImportRowKind) === kind).map((row) => row.rowId);
+        if (!ids.length) continue;
+        await bus.request(REMOVE[kind], { accountId: caller.accountId, ids }, { timeoutMs: 30_000 });
+        await store.forgetRows(params.id, ids);
+      }
     }
     return store.markUndone(caller.accountId, params.id);
   });
