@@ -111,6 +111,21 @@ describe("Apple Health exports", () => {
     expect((await measurements(api)).map((m) => m.id)).toEqual([byHand.body.id]);
   });
 
+  it("fails at a record past the size cap, keeping the rows of the steps before it, which undo removes", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const good = Array.from({ length: BATCH_ROWS + 5 }, (_, i) => appleRecord("BodyMass", "kg", 70 + i / 10, T + i * DAY, 60)).join("");
+    const huge = ` <Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" value="70" startDate="${"x".repeat(1_100_000)}"/>\n`;
+    const accepted = await api.post("/api/imports", APPLE_HEAD + good + huge + APPLE_TAIL, { "content-type": "application/xml" });
+    expect(accepted.status).toBe(202);
+    const line = APPLE_HEAD.split("\n").length + BATCH_ROWS + 5;
+    expect(await finished(api, accepted.body.id)).toMatchObject({
+      state: "failed", error: `line ${line}: an element longer than 1024 KiB`, counts: { created: BATCH_ROWS }, kinds: { "weigh-in": { created: BATCH_ROWS } },
+    });
+    expect(await weighIns(api)).toHaveLength(BATCH_ROWS);
+    expect((await api.delete(`/api/imports/${accepted.body.id}`)).body).toMatchObject({ state: "undone" });
+    expect(await weighIns(api)).toEqual([]);
+  });
+
   it("refuses a document declaring entities (the import fails, nothing written) and a zip at upload", async () => {
     const api = client(system.url, (await system.account()).key);
     const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<HealthData>${appleRecord("BodyMass", "kg", 80, T)}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;

@@ -31,7 +31,7 @@ export const APPLE_HEAD = `<?xml version="1.0" encoding="UTF-8"?>
 export const APPLE_TAIL = "</HealthData>\n";
 
 /** `2024-03-01 07:12:09 +0100`: the instant `ms` on a clock `offsetMin` ahead of UTC. */
-export const appleDate = (ms: number, offsetMin = 0) => {
+const appleDate = (ms: number, offsetMin = 0) => {
   const wall = new Date(ms + offsetMin * 60_000).toISOString().slice(0, 19).replace("T", " ");
   const sign = offsetMin < 0 ? "-" : "+";
   const abs = Math.abs(offsetMin);
