@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { buildImports, loadImportsConfig } from "@fit/imports";
+import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
 import { client } from "./support/http.ts";
 import { startServiceProcess } from "./support/service-process.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -108,6 +109,91 @@ describe("food diary imports", () => {
     expect((await day("2026-03-02")).map((item) => item.name)).toEqual(["Egg, Whole, Cooked", "Egg, Whole, Cooked"]);
     await waitFor("the day's total after undo", async () => ((await rolledUp("2026-03-01")) === 95 || undefined));
   }, 60_000);
+});
+
+describe("Apple Health exports", () => {
+  const T = Date.UTC(2024, 2, 1, 6, 12, 9);
+  const DAYS = 40;
+  /** An export.xml as Health writes it: its document type, a day of heart rate, steps and workouts among the readings. */
+  const exportXml = () => {
+    const parts = [APPLE_HEAD];
+    for (let i = 0; i < DAYS; i++) {
+      const day = T + i * DAY;
+      for (let h = 0; h < 24; h++) parts.push(heartRate(day + h * 3_600_000, 55 + h));
+      parts.push(appleRecord("StepCount", "count", 8000 + i, day));
+      // Half the days in pounds on a clock five hours behind UTC, half in kilograms an hour ahead.
+      parts.push(i % 2 ? appleRecord("BodyMass", "lb", (176.4 - i * 0.1).toFixed(1), day, -300) : appleRecord("BodyMass", "kg", (80 - i * 0.05).toFixed(2), day, 60));
+      if (i % 10 === 0) parts.push(appleRecord("BodyFatPercentage", "%", 0.2, day, 60), appleRecord("WaistCircumference", i % 20 ? "in" : "cm", i % 20 ? 33 : 84, day, 60));
+      if (i % 7 === 0) parts.push(appleWorkout({ type: "Running", startMs: day + 3_600_000, minutes: 30, distance: { value: 5, unit: "km" }, energy: { value: 300, unit: "kcal" }, hr: { avg: 150, max: 170 } }));
+    }
+    parts.push(appleRecord("BodyMass", "kg", "n/a", T), APPLE_TAIL);
+    return parts.join("");
+  };
+  const weight = (i: number) => (i % 2 ? Math.round((176.4 - i * 0.1) * 0.45359237 * 100) / 100 : Number((80 - i * 0.05).toFixed(2)));
+  const measurements = async (api: Api) => (await api.get("/api/measurements?limit=200")).body.items as { id: string; ts: number; site: string; valueCm: number }[];
+
+  it("imports weigh-ins (kg and lb) and waist measurements with their offsets, skips the rest, creates nothing the second time, and undo removes both kinds", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const byHand = await api.post("/api/measurements", { site: "waist", valueCm: 90, ts: Date.UTC(2025, 0, 1) });
+    expect(byHand.status).toBe(200);
+    const file = exportXml();
+    const accepted = await api.post("/api/imports?name=export.xml", file, { "content-type": "application/xml" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "health-export", layout: "apple_health", state: "queued" });
+    const first = await finished(api, accepted.body.id, 60_000);
+    expect(first).toMatchObject({
+      state: "done", error: null,
+      counts: { read: DAYS + 4 + 4 + 6 + 1, created: DAYS + 4, skipped: 4 + 6, refused: 1 },
+      kinds: {
+        "weigh-in": { read: DAYS, created: DAYS, skipped: 0 },
+        measurement: { read: 4, created: 4, skipped: 0 },
+        "body-fat": { read: 4, created: 0, skipped: 4 },
+        workout: { read: 6, created: 0, skipped: 6 },
+      },
+      refusals: [{ reason: '"n/a" is not a number' }],
+    });
+    const stored = await weighIns(api);
+    expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i), "import"]));
+    const waist = (await measurements(api)).filter((m) => m.id !== byHand.body.id).map((m) => [m.ts, m.site, m.valueCm]).reverse();
+    expect(waist).toEqual([[T, "waist", 84], [T + 10 * DAY, "waist", 83.8], [T + 20 * DAY, "waist", 84], [T + 30 * DAY, "waist", 83.8]]);
+
+    const again = await api.post("/api/imports", file, { "content-type": "application/xml" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({
+      state: "done", counts: { created: 0 }, kinds: { "weigh-in": { created: 0, skipped: DAYS }, measurement: { created: 0, skipped: 4 } },
+    });
+    expect(await weighIns(api)).toEqual(stored);
+
+    await undo(api, accepted.body.id);
+    expect(await weighIns(api)).toEqual([]);
+    expect((await measurements(api)).map((m) => m.id)).toEqual([byHand.body.id]);
+  });
+
+  it("fails at a record past the size cap, keeping the rows of the steps before it, which undo removes", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const good = Array.from({ length: BATCH_ROWS + 5 }, (_, i) => appleRecord("BodyMass", "kg", 70 + i / 10, T + i * DAY, 60)).join("");
+    const huge = ` <Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" value="70" startDate="${"x".repeat(1_100_000)}"/>\n`;
+    const accepted = await api.post("/api/imports", APPLE_HEAD + good + huge + APPLE_TAIL, { "content-type": "application/xml" });
+    expect(accepted.status).toBe(202);
+    const line = APPLE_HEAD.split("\n").length + BATCH_ROWS + 5;
+    expect(await finished(api, accepted.body.id)).toMatchObject({
+      state: "failed", error: `line ${line}: an element longer than 1024 KiB`, counts: { created: BATCH_ROWS }, kinds: { "weigh-in": { created: BATCH_ROWS } },
+    });
+    expect(await weighIns(api)).toHaveLength(BATCH_ROWS);
+    await undo(api, accepted.body.id);
+    expect(await weighIns(api)).toEqual([]);
+  });
+
+  it("refuses a document declaring entities (the import fails, nothing written) and a zip at upload", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<HealthData>${appleRecord("BodyMass", "kg", 80, T)}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;
+    const accepted = await api.post("/api/imports", bomb, { "content-type": "application/xml" });
+    expect(accepted.status).toBe(202);
+    expect(await finished(api, accepted.body.id)).toMatchObject({ state: "failed", error: "line 3: the document declares entities, which this import refuses", counts: { created: 0 } });
+    expect(await weighIns(api)).toEqual([]);
+    const zip = await api.post("/api/imports", Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(100)]), { "content-type": "application/octet-stream" });
+    expect(zip.status).toBe(400);
+    expect(zip.body.error).toMatch(/zip archives are not read yet/);
+  });
 });
 
 describe("weigh-in imports", () => {

@@ -189,7 +189,17 @@ export const ImportedWeighIn = z.object({
   bodyFatPct: BodyFatPct.nullable(),
 });
 
+/** One body measurement an import writes, identified as an imported weigh-in is. */
+export const ImportedMeasurement = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  ts: LoggedTimestampMs,
+  site: MeasurementSite,
+  valueCm: z.number().min(5).max(300),
+});
+
 const weighInImport = importEndpoints("body-metrics", "body-metrics.weight", ImportedWeighIn);
+const measurementImport = importEndpoints("body-metrics", "body-metrics.measurement", ImportedMeasurement);
 
 export const bodyMetricsBus = {
   weightSummary: defineEndpoint({
@@ -217,6 +227,9 @@ export const bodyMetricsBus = {
   /** Weigh-ins stored once per (account, externalId), source `import`; an import's undo removes them. */
   importWeighIns: weighInImport.import,
   removeImportedWeighIns: weighInImport.removeImported,
+  /** Measurements stored once per (account, externalId), source `import`; an import's undo removes them. */
+  importMeasurements: measurementImport.import,
+  removeImportedMeasurements: measurementImport.removeImported,
   /** The readings between two instants, oldest first: what a copy of them (insights' read model) is repaired from. */
   weightReadings: defineEndpoint({
     subject: "body-metrics.weight-readings.get",

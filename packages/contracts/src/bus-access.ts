@@ -103,8 +103,8 @@ export const busAccess = {
   },
   imports: {
     asks: [
-      bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, nutritionBus.importItems, nutritionBus.removeImportedItems,
-      workoutsBus.importWorkouts, workoutsBus.removeImportedWorkouts,
+      bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, bodyMetricsBus.importMeasurements, bodyMetricsBus.removeImportedMeasurements,
+      nutritionBus.importItems, nutritionBus.removeImportedItems, workoutsBus.importWorkouts, workoutsBus.removeImportedWorkouts,
     ],
     publishes: [importsEvents.importStep],
     consumes: [{ event: importsEvents.importStep, durable: importsWorkerDurable }, accountDeletion("imports")],

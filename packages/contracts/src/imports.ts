@@ -22,14 +22,18 @@ export const ImportState = z
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */
-export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer"]);
+export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health"]);
 export type ImportLayout = z.infer<typeof ImportLayout>;
 
-/** What an import's rows become: weigh-ins (body-metrics) or food items (nutrition). */
-export const ImportKind = z.enum(["weigh-ins", "food"]);
+/** What an import's rows become: weigh-ins (body-metrics), food items (nutrition), or a health app's several kinds. */
+export const ImportKind = z.enum(["weigh-ins", "food", "health-export"]);
 export type ImportKind = z.infer<typeof ImportKind>;
 
 const count = z.number().int().min(0);
+
+/** The kinds of row an import reads. */
+export const ImportRowKind = z.enum(["weigh-in", "measurement", "body-fat", "workout", "food-item"]);
+export type ImportRowKind = z.infer<typeof ImportRowKind>;
 
 export const ImportRefusal = z.object({
   line: z.number().int().min(1).meta({ description: "The line of the file, the header being line 1." }),
@@ -43,12 +47,19 @@ export const ImportSummary = z
     bytes: count.meta({ description: "The size of the uploaded file." }),
     state: ImportState,
     layout: ImportLayout.nullable().meta({ description: "The layout its header was recognised as; null until read." }),
-    kind: ImportKind.meta({ description: "What its rows become." }),
+    kind: ImportKind.meta({
+      description: "What its rows become: weigh-ins (a scale's CSV), food items (a food diary), or the several kinds of a health " +
+        "app's export (see `kinds`).",
+    }),
     counts: z.object({
       read: count.meta({ description: "Rows read from the file." }),
       created: count.meta({ description: "Rows this import added." }),
       skipped: count.meta({ description: "Rows already stored (the same file, or the same reading, imported before)." }),
       refused: count.meta({ description: "Rows that could not be read; the first ones are in `refusals`." }),
+    }),
+    kinds: z.partialRecord(ImportRowKind, z.object({ read: count, created: count, skipped: count })).meta({
+      description: "The counts of each kind of row read so far; a kind the file has none of is left out. Body-fat readings and " +
+        "workouts of a health export are read and counted but not yet written (skipped).",
     }),
     refusals: z.array(ImportRefusal).max(IMPORT_REFUSALS_KEPT),
     progress: z.number().min(0).max(1).meta({ description: "The share of the file's bytes read, 0 to 1." }),

@@ -351,16 +351,18 @@ export const operations = {
   }),
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
-    summary: "Import a weigh-in export or a food diary (CSV)",
+    summary: "Import a weigh-in export, a food diary (CSV) or an Apple Health export.xml",
     description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
       "Libra and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), " +
       "times without a zone in `tz` (default UTC), a date without a time at local noon. Food diaries: MyFitnessPal's " +
       "nutrition export becomes one item per meal per day (it holds only the meal's totals), Cronometer's servings one item " +
-      "per food with its amount, its daily summary one item per day; the diary's dates are its days. Each reading or diary " +
-      "entry is stored once: the same file imported again creates nothing and counts its rows as skipped.",
+      "per food with its amount, its daily summary one item per day; the diary's dates are its days. Apple Health's " +
+      "`export.xml` (the file inside export.zip; the archive itself is not read yet) gives weigh-ins (kg, lb), waist " +
+      "measurements and workouts, each time at its own offset; a document type declaring entities is refused. Each reading, " +
+      "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
-    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/octet-stream"], streamed: true },
+    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/xml", "text/xml", "application/octet-stream"], streamed: true },
   }),
   listImports: define({
     id: "listImports", method: "GET", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:read",

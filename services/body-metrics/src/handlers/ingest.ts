@@ -15,7 +15,7 @@ export const serveWeightIngest = ({ bus, store, relay }: ServiceContext<Store>) 
   });
 
 /**
- * An import's batches (the imports service): stored once per (account, externalId), source `import`. The key is
+ * An import's batches of weigh-ins and measurements (the imports service): stored once per (account, externalId), source `import`. The key is
  * prefixed so an import's ids never meet a scale's (docs/decisions/0076-imports-as-background-jobs.md).
  */
 export const serveWeightImport = ({ bus, store, relay }: ServiceContext<Store>) => [
@@ -34,4 +34,11 @@ export const serveWeightImport = ({ bus, store, relay }: ServiceContext<Store>) 
     if (removed) relay.kick();
     return { removed };
   }),
+  // Measurements carry no events: nothing keeps a copy of them.
+  bus.serve(bodyMetricsBus.importMeasurements, async ({ accountId, rows }) => ({
+    stored: await store.importMeasurements(accountId, rows.map((row) => ({ ...row, accountId, externalId: `import:${row.externalId}` }))),
+  })),
+  bus.serve(bodyMetricsBus.removeImportedMeasurements, async ({ accountId, ids }) => ({
+    removed: await store.removeImportedMeasurements(accountId, ids),
+  })),
 ];

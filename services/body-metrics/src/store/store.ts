@@ -185,6 +185,28 @@ export const createStore = (db: Database) => {
       await (alongside.length ? prisma.$transaction([create, ...alongside.map((statement) => prisma.$executeRaw(statement))]) : create);
     },
 
+    /**
+     * An import's measurements: each stored unless the account already has its `externalId`; the id stored under
+     * each, in order, as importReadings answers.
+     */
+    importMeasurements: (accountId: string, rows: (NewMeasurement & { externalId: string })[]): Promise<string[]> =>
+      prisma.$transaction(async (tx) => {
+        await tx.measurement.createMany({
+          data: rows.map((m) => ({ ...m, ts: new Date(m.ts), source: "import" })),
+          skipDuplicates: true,
+        });
+        const keys = rows.map((m) => m.externalId);
+        const stored = await tx.measurement.findMany({ where: { accountId, externalId: { in: keys } }, select: { id: true, externalId: true } });
+        const idOf = new Map(stored.map((row) => [row.externalId, row.id]));
+        return rows.map((m) => idOf.get(m.externalId) ?? m.id);
+      }),
+
+    /** Deletes imported measurements by id; one entered by hand is never touched. */
+    async removeImportedMeasurements(accountId: string, ids: string[]): Promise<number> {
+      const { count } = await prisma.measurement.deleteMany({ where: { accountId, source: "import", id: { in: ids } } });
+      return count;
+    },
+
     async deleteMeasurement(accountId: string, id: string): Promise<boolean> {
       const { count } = await prisma.measurement.deleteMany({ where: { id, accountId } });
       return count > 0;

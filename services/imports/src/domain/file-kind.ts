@@ -1,4 +1,5 @@
 import type { ImportKind } from "@fit/contracts";
+import { isAppleExport, type AppleFormat } from "./apple-health.ts";
 import { recogniseFoodDiary, type FoodDiaryFormat } from "./food-diary-csv.ts";
 import { recogniseWeighIns, type ImportOptions, type WeighInFormat } from "./weigh-in-csv.ts";
 
@@ -6,9 +7,11 @@ import { recogniseWeighIns, type ImportOptions, type WeighInFormat } from "./wei
 export type Recognised = { offset: number; line: number } & (
   | { kind: Extract<ImportKind, "weigh-ins">; format: WeighInFormat }
   | { kind: Extract<ImportKind, "food">; format: FoodDiaryFormat }
+  | { kind: Extract<ImportKind, "health-export">; format: AppleFormat }
 );
 
 export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised | undefined => {
+  if (isAppleExport(head)) return { kind: "health-export", format: { layout: "apple_health" }, offset: 0, line: 1 };
   const weighIns = recogniseWeighIns(head, options);
   if (weighIns) return { kind: "weigh-ins", ...weighIns };
   const food = recogniseFoodDiary(head);
@@ -16,5 +19,5 @@ export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised 
 };
 
 export const UNRECOGNISED = "the file's header is not one of an export this import reads: a weigh-in export (Withings, Fitbit, " +
-  "Renpho, Libra, Happy Scale: a date and a weight column) or a food diary (MyFitnessPal's nutrition export, Cronometer's servings " +
-  "or daily summary)";
+  "Renpho, Libra, Happy Scale: a date and a weight column), a food diary (MyFitnessPal's nutrition export, Cronometer's servings " +
+  "or daily summary) or an Apple Health export.xml";

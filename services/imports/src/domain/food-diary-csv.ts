@@ -89,7 +89,7 @@ const amountOf = (text: string | undefined) => {
 };
 
 const ReadFoodItem = ImportedFoodItem.omit({ id: true });
-export type DiaryItem = z.output<typeof ReadFoodItem>;
+type DiaryItem = z.output<typeof ReadFoodItem>;
 export type FoodRowOutcome = { item: DiaryItem } | { refused: string };
 
 /** The diary's calendar day: the date as written (a diary day has no zone), year-first or US order. */

@@ -113,7 +113,7 @@ const toKg = (value: number, unit: Unit) => kgOf({ value, unit }, "metric");
 
 /** A row as read; the import gives it its id. */
 const ReadWeighIn = ImportedWeighIn.omit({ id: true });
-export type WeighIn = z.output<typeof ReadWeighIn>;
+type WeighIn = z.output<typeof ReadWeighIn>;
 export type RowOutcome = { weighIn: WeighIn } | { refused: string };
 
 /**

@@ -1,9 +1,13 @@
-import { importsEvents, importsWorkerDurable } from "@fit/contracts";
+import { importsEvents, importsWorkerDurable, type ImportRowKind } from "@fit/contracts";
 import type { ServiceContext } from "@fit/service-kit";
+import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
+import { foodItemOf } from "../domain/food-diary-csv.ts";
 import { rowIdOf } from "../domain/row-id.ts";
+import { weighInOf } from "../domain/weigh-in-csv.ts";
+import { rootChildren } from "../domain/xml-elements.ts";
 import type { Job, StepResult, Store } from "../store/store.ts";
-import { rowRemovers, rowsOf, type RowKind } from "./row-owners.ts";
+import { rowOwners } from "./row-owners.ts";
 
 export interface WorkerSettings {
   /** Records one step reads: one bus question to the owning service, one checkpoint. */
@@ -11,47 +15,99 @@ export interface WorkerSettings {
   ackWaitMs: number;
 }
 
-/** Reads the next `batchRows` records from the checkpoint and writes their rows through the service that owns them. */
-const runStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, batchRows: number): Promise<StepResult> => {
-  const kind = rowsOf(bus, job);
-  const rows = new Map<string, { externalId: string; id: string }>();
+/** The most of a file one step reads past skipped records, so a step stays well inside its ack wait. */
+const STEP_BYTES = 32 * 1024 * 1024;
+
+type Context = Pick<ServiceContext<Store>, "bus" | "store">;
+type Row = { externalId: string; [field: string]: unknown };
+/** What one record of the file is: a row of some kind, a refusal, or nothing this import reads (heart rate, steps). */
+type Outcome = { kind: ImportRowKind; row: Row } | { refused: string } | "skipped";
+interface FileRecord {
+  line: number;
+  next: { offset: number; line: number };
+  outcome: Outcome;
+}
+
+/** The records of the job's file from its checkpoint on, each with what it becomes. */
+async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
+  const file = store.fileFrom(job.id, job.offset);
+  if (job.kind === "health-export") {
+    for await (const element of rootChildren(file, job.offset, job.line, APPLE_ROOT)) {
+      const row = appleRowOf(element);
+      const outcome: Outcome = row.kind === "skipped" ? "skipped"
+        : row.kind === "refused" ? { refused: row.reason }
+        : row.kind === "weigh-in" ? { kind: row.kind, row: { externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null } }
+        : row.kind === "workout" ? { kind: row.kind, row: { ...row.workout } }
+        : { kind: row.kind, row };
+      yield { line: element.line, next: element.next, outcome };
+    }
+    return;
+  }
+  for await (const record of csvRecords(file, job.offset, job.line)) {
+    let outcome: Outcome;
+    if (job.kind === "weigh-ins") {
+      const read = weighInOf(record, job.format, job.options);
+      outcome = "refused" in read ? read : { kind: "weigh-in", row: read.weighIn };
+    } else {
+      const read = foodItemOf(record, job.format);
+      outcome = "refused" in read ? read : { kind: "food-item", row: read.item };
+    }
+    yield { line: record.line, next: record.next, outcome };
+  }
+}
+
+/**
+ * Reads the next `batchRows` rows from the checkpoint (or fewer when STEP_BYTES are read first: nearly all of a
+ * health export is records it skips) and writes each kind through the service that owns it.
+ */
+const runStep = async (context: Context, job: Job, batchRows: number): Promise<StepResult> => {
+  const rows = new Map<ImportRowKind, Row[]>();
   const refusals: StepResult["refusals"] = [];
   let next = { offset: job.offset, line: job.line };
-  let read = 0;
-  let repeats = 0;
+  let taken = 0;
   let done = true;
-  for await (const record of csvRecords(store.fileFrom(job.id, job.offset), job.offset, job.line)) {
-    if (read === batchRows) {
+  for await (const record of recordsOf(context, job)) {
+    if (taken === batchRows || record.next.offset - job.offset > STEP_BYTES) {
       done = false;
       break;
     }
-    read++;
     next = record.next;
-    const outcome = kind.read(record);
-    if ("refused" in outcome) {
-      refusals.push({ line: record.line, reason: outcome.refused });
-      continue;
-    }
-    let { externalId } = outcome.row;
-    // A reading repeated within the step is sent once and counts as already stored; a diary entry written twice is two.
-    if (rows.has(externalId) && kind.repeats === "same") {
-      repeats++;
-      continue;
-    }
-    for (let occurrence = 2; rows.has(externalId); occurrence++) externalId = `${outcome.row.externalId}#${occurrence}`;
-    rows.set(externalId, { ...outcome.row, externalId, id: rowIdOf(job.id, externalId) });
+    const { outcome } = record;
+    if (outcome === "skipped") continue;
+    taken++;
+    if ("refused" in outcome) refusals.push({ line: record.line, reason: outcome.refused });
+    else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), outcome.row]);
   }
-  const unique = [...rows.values()];
-  const stored = unique.length ? await kind.write(unique) : [];
-  const ownRows = unique.filter((row, i) => stored[i] === row.id).map((row) => ({ rowId: row.id, kind: kind.rowKind }));
-  return { next, done, read, ownRows, alreadyStored: repeats + unique.length - ownRows.length, refusals };
+  const ownRows: StepResult["ownRows"] = [];
+  const kinds: StepResult["kinds"] = {};
+  for (const [kind, read] of rows) {
+    const owner = rowOwners[kind];
+    if (!owner) {
+      kinds[kind] = { read: read.length, alreadyStored: read.length };
+      continue;
+    }
+    // A reading repeated within the step is sent once and counts as already stored; a diary entry written twice is two.
+    const unique = new Map<string, Row & { id: string }>();
+    for (const row of read) {
+      if (unique.has(row.externalId) && owner.repeats === "same") continue;
+      let { externalId } = row;
+      for (let occurrence = 2; unique.has(externalId); occurrence++) externalId = `${row.externalId}#${occurrence}`;
+      unique.set(externalId, { ...row, externalId, id: rowIdOf(job.id, externalId) });
+    }
+    const sent = [...unique.values()];
+    const stored = await owner.write(context.bus, job.accountId, sent);
+    const own = sent.filter((row, i) => stored[i] === row.id).map((row) => ({ rowId: row.id, kind }));
+    ownRows.push(...own);
+    kinds[kind] = { read: read.length, alreadyStored: read.length - own.length };
+  }
+  return { next, done, ownRows, kinds, refusals };
 };
 
 /** Removes the next batch of the rows an undone import created, each kind by the service that owns it. */
-const runUndoStep = async ({ bus, store }: Pick<ServiceContext<Store>, "bus" | "store">, job: Job, batchRows: number) => {
+const runUndoStep = async ({ bus, store }: Context, job: Job, batchRows: number) => {
   const rows = await store.ownRows(job.id, batchRows);
-  for (const kind of new Set(rows.map((row) => row.kind as RowKind))) {
-    await rowRemovers[kind](bus, job.accountId, rows.filter((row) => row.kind === kind).map((row) => row.rowId));
+  for (const kind of new Set(rows.map((row) => row.kind as ImportRowKind))) {
+    await rowOwners[kind]?.remove(bus, job.accountId, rows.filter((row) => row.kind === kind).map((row) => row.rowId));
   }
   await store.saveUndoStep(job, rows.map((row) => row.rowId), rows.length < batchRows);
 };

@@ -6,6 +6,8 @@ import { recogniseFile, UNRECOGNISED, type Recognised } from "../domain/file-kin
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
 import { CHUNK_BYTES, type Store } from "../store/store.ts";
 
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+
 /** The request's bytes in pieces of exactly CHUNK_BYTES (the last may be shorter), refused past the limit. */
 async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
@@ -37,6 +39,9 @@ const storeFile = async (store: Store, importId: string, source: AsyncIterable<B
   try {
     for await (const piece of fixedPieces(source)) {
       if (seq === 0) {
+        if (piece.subarray(0, 4).equals(ZIP)) {
+          throw new AppError("validation", "zip archives are not read yet: send the export.xml inside Apple Health's export.zip");
+        }
         recognised = recogniseFile(piece, options);
         if (!recognised) throw new AppError("validation", UNRECOGNISED);
       }

@@ -1,4 +1,4 @@
-import { IMPORT_REFUSALS_KEPT, importsEvents, outboxRow, type ImportSummary } from "@fit/contracts";
+import { IMPORT_REFUSALS_KEPT, importsEvents, outboxRow, type ImportRowKind, type ImportSummary } from "@fit/contracts";
 import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@fit/db";
 import type { AccountData } from "@fit/service-kit";
 import type { Recognised } from "../domain/file-kind.ts";
@@ -14,6 +14,8 @@ const OPEN = ["queued", "reading"];
 const STEPPING = [...OPEN, "undoing"];
 /** Imports whose rows an undo removes. */
 const FINISHED = ["done", "failed", "cancelled"];
+
+type KindCounts = ImportSummary["kinds"];
 
 export type NewImport = Recognised & {
   id: string;
@@ -37,11 +39,10 @@ export type Job = Recognised & {
 export interface StepResult {
   next: { offset: number; line: number };
   done: boolean;
-  read: number;
   /** Rows the owning service holds under this import's own ids, with their kind. */
-  ownRows: { rowId: string; kind: string }[];
-  /** Rows that were already stored under another id. */
-  alreadyStored: number;
+  ownRows: { rowId: string; kind: ImportRowKind }[];
+  /** Per kind: the rows read, and those already stored under another id (or not written at all). */
+  kinds: Partial<Record<ImportRowKind, { read: number; alreadyStored: number }>>;
   refusals: { line: number; reason: string }[];
 }
 
@@ -56,6 +57,7 @@ const summaryOf = (row: Import): ImportSummary => {
     layout: (row.format as unknown as Recognised["format"]).layout,
     kind: row.kind as Recognised["kind"],
     counts: { read: row.read, created: row.created, skipped: row.skipped, refused: row.refused },
+    kinds: row.kinds as KindCounts,
     refusals: row.refusals as ImportSummary["refusals"],
     progress: finished || bytes === 0 ? 1 : Math.min(1, Number(row.offset) / bytes),
     error: row.error,
@@ -158,17 +160,28 @@ export const createStore = (db: Database) => {
     saveStep: (job: Job, result: StepResult) =>
       prisma.$transaction(async (tx) => {
         const recorded = result.ownRows.length
-          ? await tx.importRow.createManyAndReturn({ data: result.ownRows.map((row) => ({ importId: job.id, ...row })), skipDuplicates: true, select: { rowId: true } })
+          ? await tx.importRow.createManyAndReturn({ data: result.ownRows.map((row) => ({ importId: job.id, ...row })), skipDuplicates: true, select: { kind: true } })
           : [];
         const current = await tx.import.findFirst({ where: { id: job.id, step: job.step, state: { in: OPEN } } });
         if (!current) return;
         const refusals = [...(current.refusals as StepResult["refusals"]), ...result.refusals].slice(0, IMPORT_REFUSALS_KEPT);
+        const kinds: KindCounts = { ...(current.kinds as KindCounts) };
+        let read = 0;
+        let skipped = 0;
+        for (const [kind, step] of Object.entries(result.kinds) as [ImportRowKind, { read: number; alreadyStored: number }][]) {
+          const created = recorded.filter((row) => row.kind === kind).length;
+          const stepSkipped = step.alreadyStored + result.ownRows.filter((row) => row.kind === kind).length - created;
+          const before = kinds[kind] ?? { read: 0, created: 0, skipped: 0 };
+          kinds[kind] = { read: before.read + step.read, created: before.created + created, skipped: before.skipped + stepSkipped };
+          read += step.read;
+          skipped += stepSkipped;
+        }
         await tx.import.update({
           where: { id: job.id },
           data: {
-            step: job.step + 1, offset: result.next.offset, line: result.next.line, read: { increment: result.read },
-            created: { increment: recorded.length }, skipped: { increment: result.alreadyStored + result.ownRows.length - recorded.length },
-            refused: { increment: result.refusals.length }, refusals,
+            step: job.step + 1, offset: result.next.offset, line: result.next.line, read: { increment: read + result.refusals.length },
+            created: { increment: recorded.length }, skipped: { increment: skipped },
+            refused: { increment: result.refusals.length }, refusals, kinds,
             ...(result.done ? { state: "done", finishedAt: new Date() } : {}),
           },
         });

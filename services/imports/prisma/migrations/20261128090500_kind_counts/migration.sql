@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "import" ADD COLUMN     "kinds" JSONB NOT NULL DEFAULT '{}';
