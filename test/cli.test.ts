@@ -352,7 +352,7 @@ describe("fit workouts describe", () => {
 });
 
 describe("fit import", () => {
-  it("imports generated GPX files and a CSV of weigh-ins with a progress bar, and reports each file", async () => {
+  it("imports generated GPX and FIT files as workouts with a progress bar, and reports each file", async () => {
     const run = as((await system.account()).key);
     const folder = await mkdtemp(join(home, "import-"));
     const files: string[] = [];
@@ -365,19 +365,14 @@ describe("fit import", () => {
     const ride = join(folder, "ride.fit");
     await writeFile(ride, makeFit({ sport: "cycling", start: new Date(Date.UTC(2026, 10, 23, 17)), elapsedS: 3600, timerS: 3500, distanceM: 30_000, calories: 800 }));
     files.push(ride);
-    const csv = join(folder, "scale.csv");
-    await writeFile(csv, "time,weight_kg,body_fat_pct,note\n2026-11-20T07:00:00Z,82.0,19,\n2026-11-21T07:00:00Z,81.8,,\"light, after run\"\n2026-11-22,81.5,18.5,\n");
-    const imported = await run(["import", ...files, csv, "--json"]);
+    const imported = await run(["import", ...files, "--json"]);
     expect(imported.code).toBe(0);
     expect(imported.stderr).toContain("importing [");
-    expect(imported.stderr).toContain("7/7");
+    expect(imported.stderr).toContain("4/4");
     const outcomes = JSON.parse(imported.stdout);
-    expect(outcomes.map((o: { result: string }) => o.result)).toEqual(["created", "created", "created", "created", "3 weigh-ins"]);
+    expect(outcomes.map((o: { result: string }) => o.result)).toEqual(["created", "created", "created", "created"]);
     expect(outcomes[0].detail).toMatchObject({ activityType: "run", distanceM: expect.closeTo(2950, -1) });
     expect(outcomes[3].detail).toMatchObject({ activityType: "ride", distanceM: 30_000, energyKcal: 800, durationS: 3600 });
-
-    const weights = JSON.parse((await run(["weight", "list", "--json"])).stdout).items;
-    expect(weights.map((w: { weightKg: number; note: string | null }) => [w.weightKg, w.note])).toEqual([[81.5, null], [81.8, "light, after run"], [82, null]]);
 
     const again = await run(["import", files[0]!]);
     expect(again.code).toBe(0);
@@ -385,16 +380,15 @@ describe("fit import", () => {
     expect(again.stdout).toMatch(/run-0\.gpx │ updated │ run: 2\.95 km/);
   });
 
-  it("checks every file before sending any: a bad row or a foreign extension is exit 2", async () => {
+  it("reads every activity file before sending any: one missing is exit 2 and nothing is stored", async () => {
+    const run = as((await system.account()).key);
     const folder = await mkdtemp(join(home, "bad-"));
-    const csv = join(folder, "bad.csv");
-    await writeFile(csv, "time,weight_kg\n2026-11-20T07:00:00Z,82\n2026-11-21T07:00:00Z,900\n");
-    const row = await as(key)(["import", csv]);
-    expect(row.code).toBe(2);
-    expect(row.stderr).toBe(`fit: ${csv}, line 3: weightKg must be between 9 and 320 kg\n`);
-    const other = await as(key)(["import", join(folder, "notes.txt")]);
-    expect(other.code).toBe(2);
-    expect(other.stderr).toContain("not a .gpx, .tcx, .fit or .csv file");
+    const gpx = join(folder, "run.gpx");
+    await writeFile(gpx, makeGpx(straightTrack({ start: new Date(Date.UTC(2026, 10, 20, 7)), points: 10, stepM: 50, stepS: 15 }), { name: "Run", type: "running" }));
+    const missing = await run(["import", gpx, join(folder, "gone.fit")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`fit: ${join(folder, "gone.fit")}: ENOENT\n`);
+    expect(JSON.parse((await run(["workouts", "list", "--json"])).stdout).items).toEqual([]);
   });
 });
 

@@ -46,7 +46,7 @@ export const send = async (
   connection: Connection,
   method: string,
   path: string,
-  body?: { bytes: Uint8Array | string; contentType: string },
+  body?: { bytes: Uint8Array | string | ReadableStream<Uint8Array>; contentType: string },
   idempotencyKey?: string,
 ): Promise<Response> => {
   if (!connection.key) {
@@ -60,7 +60,9 @@ export const send = async (
     const last = !retried || attempt >= RETRY_DELAYS_MS.length;
     let response: Response;
     try {
-      response = await fetch(`${connection.url}${path}`, { method, headers, ...(body ? { body: body.bytes } : {}) });
+      // A stream is sent as it is read (`duplex: "half"` is how fetch is told); it is never retried, having been read.
+      const init: RequestInit & { duplex?: "half" } = { method, headers, ...(body ? { body: body.bytes, duplex: "half" } : {}) };
+      response = await fetch(`${connection.url}${path}`, init);
     } catch (error) {
       if (!last) {
         await delay(RETRY_DELAYS_MS[attempt]);

@@ -46,19 +46,46 @@ const call = async <R>(method: string, path: string, body?: unknown, idempotency
     response = await send();
   }
   if (!response) throw new ApiError(0, "the server could not be reached; check the connection and retry");
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
-  if (!response.ok) {
-    const envelope = (parsed ?? {}) as { error?: string; detail?: string; message?: string };
-    throw new ApiError(response.status, envelope.error ?? envelope.message ?? `the server answered ${response.status}`, envelope.detail);
-  }
-  return parsed as R;
+  const text = (await response.text()) || "null";
+  if (!response.ok) throw refusal(response.status, text);
+  return JSON.parse(text) as R;
 };
 
 const query = (params: Record<string, string | number | undefined>) => {
   const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
   return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString()}` : "";
 };
+
+/** An error answer's envelope as an ApiError. */
+const refusal = (status: number, text: string) => {
+  let envelope: { error?: string; detail?: string; message?: string } = {};
+  try {
+    envelope = (JSON.parse(text) ?? {}) as typeof envelope;
+  } catch {
+    // Not JSON (a proxy's page): the status is all there is.
+  }
+  return new ApiError(status, envelope.error ?? envelope.message ?? `the server answered ${status}`, envelope.detail);
+};
+
+/**
+ * A file sent as the raw body with `onProgress` told the share sent so far: XMLHttpRequest, because fetch reports
+ * no upload progress. The browser streams the File from disk, so its size does not matter here. Not retried:
+ * an upload is not keyed, and a second one would be a second import.
+ */
+const upload = <R>(path: string, file: File, contentType: string, onProgress: (share: number) => void) =>
+  new Promise<R>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", path);
+    request.withCredentials = true;
+    request.setRequestHeader("content-type", contentType);
+    request.upload.onprogress = (event) => onProgress(event.lengthComputable && event.total > 0 ? event.loaded / event.total : 0);
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300) resolve(JSON.parse(request.responseText) as R);
+      else reject(refusal(request.status, request.responseText));
+    };
+    request.onerror = () => reject(new ApiError(0, "the server could not be reached; check the connection and retry"));
+    request.send(file);
+  });
 
 type Ok = { ok: true };
 type Created = { ok: true; id: string };
@@ -123,6 +150,12 @@ export const api = {
   importWorkout: (file: Blob) => create<T.WorkoutImported>("/api/workouts/import", file),
   editWorkout: (id: string, patch: T.WorkoutPatch) => call<T.Workout>("PATCH", `/api/workouts/${id}`, patch),
   deleteWorkout: (id: string) => call<Ok>("DELETE", `/api/workouts/${id}`),
+
+  startImport: (file: File, contentType: string, options: { tz?: string; unit?: "kg" | "lb" }, onProgress: (share: number) => void) =>
+    upload<T.ImportSummary>(`/api/imports${query({ ...options, name: file.name })}`, file, contentType, onProgress),
+  imports: () => call<{ items: T.ImportSummary[] }>("GET", "/api/imports"),
+  importStatus: (id: string) => call<T.ImportSummary>("GET", `/api/imports/${id}`),
+  deleteImport: (id: string) => call<T.ImportSummary>("DELETE", `/api/imports/${id}`),
 
   askCoach: (body: T.AgentRequest) => call<T.AgentReply>("POST", "/api/agent", body),
 

@@ -43,6 +43,7 @@ const subpages = [
   { path: "/workouts/", Page: lazyPage(() => import("./pages/workout.tsx").then((m) => m.WorkoutPage)) },
   { path: "/coach/meal", Page: lazyPage(() => import("./pages/meal.tsx").then((m) => m.MealPage)) },
   { path: "/food/mine", Page: lazyPage(() => import("./pages/own-foods.tsx").then((m) => m.OwnFoodsPage)) },
+  { path: "/settings/import", Page: lazyPage(() => import("./pages/imports.tsx").then((m) => m.ImportPage)) },
 ];
 const subpageAt = (path: string) =>
   subpages.find((page) => (page.path.endsWith("/") ? path.startsWith(page.path) && path.length > page.path.length : path === page.path));

@@ -43,6 +43,7 @@ export type WorkoutPage = z.infer<typeof C.WorkoutPage>;
 export type WorkoutRoute = z.infer<typeof C.WorkoutRoute>;
 export type WorkoutDescribe = z.input<typeof C.WorkoutDescribe>;
 export type WorkoutImported = z.infer<typeof C.WorkoutImported>;
+export type ImportSummary = z.infer<typeof C.ImportSummary>;
 export type WorkoutPatch = z.input<typeof C.WorkoutPatch>;
 export type ActivityType = C.ActivityType;
 export type ChatMessage = z.infer<typeof C.ChatMessage>;

@@ -5,12 +5,12 @@ import { operations, WorkoutImported, WorkoutImportQuery, WorkoutSource } from "
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { oneOf } from "../args.ts";
-import { call, send } from "../client.ts";
+import { send } from "../client.ts";
 import type { Connection } from "../config.ts";
 import { contextOf } from "../context.ts";
 import { CliError, exitCodes, refused, type ExitCode } from "../exit.ts";
 import { printJson, printTable } from "../output.ts";
-import { parseWeighIns, type WeighIn } from "../weigh-in-csv.ts";
+import { importExport, importSubcommands, type ExportOptions } from "./imports.ts";
 import { workoutLine } from "./workouts.ts";
 
 /** `manual` is what a person describes, never an import. */
@@ -23,9 +23,11 @@ const activityTypes: Record<string, string> = {
   ".fit": "application/vnd.ant.fit",
 };
 
-type Job =
-  | { file: string; kind: "workout"; contentType: string; bytes: Uint8Array }
-  | { file: string; kind: "weigh-ins"; rows: WeighIn[] };
+interface Job {
+  file: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
 
 interface Outcome {
   file: string;
@@ -39,20 +41,14 @@ interface Outcome {
 const prepare = async (files: string[]): Promise<Job[]> =>
   Promise.all(
     files.map(async (file): Promise<Job> => {
-      const extension = extname(file).toLowerCase();
-      const contentType = activityTypes[extension];
-      if (extension !== ".csv" && !contentType) {
-        throw new CliError(`${file}: not a .gpx, .tcx, .fit or .csv file`, exitCodes.usage);
-      }
+      const contentType = activityTypes[extname(file).toLowerCase()]!;
       let bytes: Buffer;
       try {
         bytes = await readFile(file);
       } catch (error) {
         throw new CliError(`${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, exitCodes.usage);
       }
-      return contentType
-        ? { file, kind: "workout", contentType, bytes }
-        : { file, kind: "weigh-ins", rows: parseWeighIns(file, bytes.toString("utf8")) };
+      return { file, contentType, bytes };
     }),
   );
 
@@ -62,7 +58,7 @@ const failed = (file: string, error: unknown, done: string): Outcome => {
   return { file, ok: false, result: "failed", exitCode: error.code, detail: `${done}${error.message}` };
 };
 
-const importWorkout = async (connection: Connection, job: Extract<Job, { kind: "workout" }>, source: string, tick: () => void) => {
+const importWorkout = async (connection: Connection, job: Job, source: string, tick: () => void) => {
   try {
     const response = await send(connection, "POST", `${operations.importWorkout.path}?source=${source}`, job, randomUUID());
     const imported = WorkoutImported.parse(await response.json());
@@ -75,59 +71,57 @@ const importWorkout = async (connection: Connection, job: Extract<Job, { kind: "
   }
 };
 
-const importWeighIns = async (connection: Connection, job: Extract<Job, { kind: "weigh-ins" }>, tick: () => void) => {
-  const ids: string[] = [];
-  for (const [index, row] of job.rows.entries()) {
-    try {
-      ids.push((await call(connection, operations.logWeight, { body: row })).id);
-    } catch (error) {
-      return failed(job.file, error, `${ids.length} of ${job.rows.length} logged; line ${index + 2}: `);
-    } finally {
-      tick();
-    }
-  }
-  return { file: job.file, ok: true, result: `${ids.length} weigh-ins`, exitCode: exitCodes.ok, detail: ids } satisfies Outcome;
-};
-
 const describe = (outcome: Outcome): string => {
   if (!outcome.ok) return String(outcome.detail);
   const parsed = WorkoutImported.shape.workout.safeParse(outcome.detail);
   return parsed.success ? workoutLine(parsed.data) : "";
 };
 
+const isActivityFile = (file: string) => extname(file).toLowerCase() in activityTypes;
+
+/** Activity files, each a workout of its own through `POST /api/workouts/import`, all checked before the first is sent. */
+const importActivities = async (files: string[], options: { source: string; progress: boolean }, command: Command) => {
+  const context = contextOf(command);
+  const query = WorkoutImportQuery.safeParse({ source: options.source });
+  if (!query.success) throw refused(query.error);
+  const jobs = await prepare(files);
+  const connection = await context.connection();
+  // On stderr, so `--json` output stays clean; without a terminal (CI, a log) it prints a line a second instead.
+  const bar = options.progress && jobs.length > 1
+    ? new SingleBar({ stream: process.stderr, noTTYOutput: true, notTTYSchedule: 1000, format: "importing [{bar}] {value}/{total} {file}" })
+    : undefined;
+  bar?.start(jobs.length, 0, { file: "" });
+  const outcomes: Outcome[] = [];
+  try {
+    for (const job of jobs) outcomes.push(await importWorkout(connection, job, query.data.source, () => bar?.increment({ file: basename(job.file) })));
+  } finally {
+    bar?.stop();
+  }
+  if (context.json) printJson(outcomes.map(({ file, ok, result, detail }) => ({ file, ok, result, detail })));
+  else printTable(["file", "result", ""], outcomes.map((o) => [o.file, o.result, describe(o)]));
+  const failure = outcomes.find((o) => !o.ok);
+  if (failure) process.exitCode = failure.exitCode;
+};
+
+type ImportOptions = ExportOptions & { source: string };
+
 export const importCommand = (program: Command): void => {
-  program
+  const command = program
     .command("import")
-    .description("import activity files (.gpx, .tcx, .fit) as workouts, and .csv files of weigh-ins")
-    .argument("<files...>", "the files")
-    .option("--source <source>", "where the activity files come from: watch device, phone health or activity app", importSource, "watch_device")
+    .description("import a whole export or a CSV (weigh-ins) as a background import followed to its end, or activity files " +
+      "(.gpx, .tcx, .fit) as workouts; `fit import list`, `show <id>` and `undo <id>` manage the imports")
+    .argument("<files...>", "one export or CSV file, or any number of activity files")
+    .option("--tz <zone>", "the IANA time zone of times the file writes without one (default: the profile's)")
+    .option("--unit <unit>", "kg or lb: the unit of weights whose header names none (default: the profile's)", oneOf(["kg", "lb"] as const))
+    .option("--no-wait", "print the import's id once uploaded instead of following it")
+    .option("--source <source>", "where activity files come from: watch device, phone health or activity app", importSource, "watch_device")
     .option("--no-progress", "no progress bar")
-    .action(async (files: string[], options: { source: string; progress: boolean }, command: Command) => {
-      const context = contextOf(command);
-      const query = WorkoutImportQuery.safeParse({ source: options.source });
-      if (!query.success) throw refused(query.error);
-      const jobs = await prepare(files);
-      const connection = await context.connection();
-      const units = jobs.reduce((sum, job) => sum + (job.kind === "workout" ? 1 : job.rows.length), 0);
-      // On stderr, so `--json` output stays clean; without a terminal (CI, a log) it prints a line a second instead.
-      const bar = options.progress && units > 1
-        ? new SingleBar({ stream: process.stderr, noTTYOutput: true, notTTYSchedule: 1000, format: "importing [{bar}] {value}/{total} {file}" })
-        : undefined;
-      bar?.start(units, 0, { file: "" });
-      const outcomes: Outcome[] = [];
-      try {
-        for (const job of jobs) {
-          const tick = () => bar?.increment({ file: basename(job.file) });
-          outcomes.push(job.kind === "workout"
-            ? await importWorkout(connection, job, query.data.source, tick)
-            : await importWeighIns(connection, job, tick));
-        }
-      } finally {
-        bar?.stop();
+    .action(async (files: string[], options: ImportOptions, command: Command) => {
+      if (files.every(isActivityFile)) return importActivities(files, options, command);
+      if (files.length > 1) {
+        throw new CliError("an export or CSV is imported on its own: give it alone (activity files .gpx, .tcx and .fit may go together)", exitCodes.usage);
       }
-      if (context.json) printJson(outcomes.map(({ file, ok, result, detail }) => ({ file, ok, result, detail })));
-      else printTable(["file", "result", ""], outcomes.map((o) => [o.file, o.result, describe(o)]));
-      const failure = outcomes.find((o) => !o.ok);
-      if (failure) process.exitCode = failure.exitCode;
+      return importExport(files[0]!, options, command);
     });
+  importSubcommands(command);
 };

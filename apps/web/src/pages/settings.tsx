@@ -210,7 +210,8 @@ const Account = () => {
   return (
     <section class="card" aria-labelledby="settings-account">
       <h2 id="settings-account">Your data</h2>
-      <p><a class="button secondary" href="/api/account/export" download>Download everything (JSON)</a></p>
+      <p><a class="button secondary" href="/settings/import">Import your history</a>{" "}
+        <a class="button secondary" href="/api/account/export" download>Download everything (JSON)</a></p>
       {confirming ? (
         <div class="danger-zone" role="group" aria-label="Confirm deletion">
           <p>Delete the account and everything in it? This cannot be undone.</p>

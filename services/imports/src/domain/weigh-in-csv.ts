@@ -4,6 +4,7 @@
 //   Renpho       Time of Measurement,Weight(kg),BMI,Body Fat(%),...   (or Date,Time,Weight(lb),...)
 //   Libra        #Units:kg metadata, then #date;weight;weight trend;body fat;...
 //   Happy Scale  Date,Weight[,Body Fat]                   (and any other date + weight file; unit from `unit`)
+//   fit's own    time,weight_kg[,body_fat_pct]            (what `fit import` documented before imports ran here)
 import type { z } from "zod";
 import { ImportedWeighIn, type ImportLayout } from "@fit/contracts";
 import { kgOf } from "@fit/units";
@@ -42,13 +43,13 @@ export interface Recognised {
 
 const HEAD_LINES = 12;
 
-const normalized = (name: string) => name.toLowerCase().replace(/^#/, "").replace(/\s+/g, " ").replace(/\s*\(\s*/g, " (").trim();
+const normalized = (name: string) => name.toLowerCase().replace(/^#/, "").replace(/[\s_]+/g, " ").replace(/\s*\(\s*/g, " (").trim();
 
 const DATE_NAMES = ["date", "date time", "datetime", "timestamp", "time of measurement", "measurement time", "measured at"];
 const UNIT_OF: Record<string, Unit> = { kg: "kg", kgs: "kg", lb: "lb", lbs: "lb" };
 const WEIGHT = /^(?:body )?weight(?: \((kg|kgs|lb|lbs)\)| (kg|kgs|lb|lbs))?$/;
 const FAT_MASS = /^fat mass(?: \((kg|kgs|lb|lbs)\))?$/;
-const FAT_PERCENT = /^(?:body )?fat(?: \(%\)| %| percent(?:age)?| ratio)?$|^body fat percentage$/;
+const FAT_PERCENT = /^(?:body )?fat(?: \(%\)| %| percent(?:age)?| pct| ratio)?$|^body fat percentage$/;
 
 const delimiterOf = (line: string) => {
   const counts = [",", ";", "\t"].map((d) => [d, line.split(d).length] as const);

@@ -64,6 +64,12 @@ describe("weigh-in exports", () => {
     expect(rows[0]).toMatchObject({ weighIn: { ts: Date.UTC(2026, 2, 2, 12), weightKg: 75.5, bodyFatPct: 18 } });
   });
 
+  it("reads the layout `fit import` documented before: time, weight_kg, body_fat_pct", async () => {
+    const { layout, rows } = await readAll("time,weight_kg,body_fat_pct,note\n2026-03-02T07:00:00Z,75.5,18,light\n");
+    expect(layout).toBe("happy_scale");
+    expect(rows[0]).toMatchObject({ weighIn: { ts: Date.UTC(2026, 2, 2, 7), weightKg: 75.5, bodyFatPct: 18 } });
+  });
+
   it("refuses rows it cannot read, with the reason and the line", async () => {
     const { rows } = await readAll('Date,"Weight (kg)"\nyesterday,80\n2026-02-30 07:00,80\n2026-01-01 07:00,\n2026-01-01 08:00,900\n2099-01-01 08:00,80\n');
     expect(rows).toEqual([
