@@ -119,7 +119,7 @@ describe("fit import failures", () => {
     const notes = await file("notes.txt", "dear diary\nran today\n");
     const refused = await fit("import", notes);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^uploading: [^\n]*\nfit: the file's header names no date and weight column/);
+    expect(refused.stderr).toMatch(/^uploading: [^\n]*\nfit: the file's header is not one of an export this import reads/);
     expect(refused.stdout).toBe("");
   });
 

@@ -99,7 +99,7 @@ describe("Settings → Import", () => {
     const form = page.getByRole("form", { name: "New import" });
     await form.getByLabel("File").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("dear diary\nran today\n") });
     await form.getByRole("button", { name: "Import" }).click();
-    await expect.poll(() => form.getByRole("alert").textContent(), POLL).toContain("names no date and weight column");
+    await expect.poll(() => form.getByRole("alert").textContent(), POLL).toContain("is not one of an export this import reads");
     expect((await stored<{ items: unknown[] }>("/api/imports")).items).toHaveLength(1);
   });
 });

@@ -208,7 +208,13 @@ export const importSubcommands = (parent: Command): void => {
     .argument("<id>", "the import's id, as `fit import list` prints it")
     .action(async (id: string, _options: object, command: Command) => {
       const context = contextOf(command);
-      const summary = await call(await context.connection(), operations.deleteImport, { params: { id } });
+      const connection = await context.connection();
+      let summary = await call(connection, operations.deleteImport, { params: { id } });
+      // An undo removes the rows in the background: followed until they are gone.
+      while (summary.state === "undoing") {
+        await delay(FOLLOW_EVERY_MS);
+        summary = await call(connection, operations.getImport, { params: { id } });
+      }
       if (context.json) return printJson(summary);
       printLine(`Import ${id}: ${stateLine(summary)}`);
     });

@@ -1,5 +1,6 @@
 // Settings → Import: a file of any size uploaded to the imports API, followed while the server reads it, then its
 // counts and refused rows, the imports before it, and undo. Which source a file is, the server recognises.
+import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ApiError, api } from "../api.ts";
 import { formatTime } from "../dates.ts";
@@ -11,6 +12,8 @@ import "../screens.css";
 
 const FOLLOW_EVERY_MS = 1_000;
 const RUNNING = new Set(["queued", "reading"]);
+/** The states the screen follows to their end: reading, and removing the rows of an undo. */
+const MOVING = new Set([...RUNNING, "undoing"]);
 const UNDOABLE = new Set(["done", "failed", "cancelled"]);
 
 /**
@@ -26,6 +29,7 @@ const STATE_WORDS: Record<ImportSummary["state"], string> = {
   done: "Done",
   failed: "Failed",
   cancelled: "Cancelled",
+  undoing: "Removing its rows",
   undone: "Undone",
 };
 
@@ -72,6 +76,11 @@ const Counts = ({ summary }: { summary: ImportSummary }) => (
     <dt>{`Added (${summary.kind})`}</dt><dd>{summary.counts.created}</dd>
     <dt>Already stored</dt><dd>{summary.counts.skipped}</dd>
     <dt>Refused</dt><dd>{summary.counts.refused}</dd>
+    {Object.entries(summary.kinds).length > 1 && Object.entries(summary.kinds).map(([kind, counts]) => (
+      <Fragment key={kind}>
+        <dt>{kind}</dt><dd>{`${counts.created} added of ${counts.read}, ${counts.skipped} already stored`}</dd>
+      </Fragment>
+    ))}
   </dl>
 );
 
@@ -174,20 +183,21 @@ const NewImport = ({ started }: { started: (summary: ImportSummary) => void }) =
 export const ImportPage = () => {
   const list = useLoad(() => api.imports(), []);
   const [followed, setFollowed] = useState<ImportSummary | null>(null);
-  const following = followed !== null && RUNNING.has(followed.state);
+  const following = followed !== null && MOVING.has(followed.state);
   // Asked again each second while it runs; the list is read again when it ends.
   useEffect(() => {
     if (!following) return;
     const timer = setTimeout(() => {
       api.importStatus(followed.id).then((summary) => {
         setFollowed(summary);
-        if (!RUNNING.has(summary.state)) void list.reload();
+        if (!MOVING.has(summary.state)) void list.reload();
       }, () => setFollowed({ ...followed }));
     }, FOLLOW_EVERY_MS);
     return () => clearTimeout(timer);
   }, [followed]);
   const changed = (summary: ImportSummary) => {
-    if (followed?.id === summary.id) setFollowed(summary);
+    // An undo is followed to its end like a reading, wherever it was asked for.
+    if (followed?.id === summary.id || MOVING.has(summary.state)) setFollowed(summary);
     void list.reload();
   };
   const started = (summary: ImportSummary) => {
