@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { AppError } from "@fit/contracts";
-import { createWorker, type Worker } from "tesseract.js";
+import type { Worker } from "tesseract.js";
 
 /** A line of text as read, with the reader's confidence in it (0–100). */
 export interface ReadLine {
@@ -37,6 +37,8 @@ export const createOcrPool = ({ threads, queue, timeoutMs = READ_TIMEOUT_MS }: {
   const start = async () => {
     started++;
     try {
+      // Loaded with the first photo: a service that never reads one never loads it.
+      const { createWorker } = await import("tesseract.js");
       const worker = await createWorker("eng", 1, { langPath, gzip: true, cachePath: path.join(tmpdir(), "fit-ocr") });
       // The prepared image carries no resolution; text of its size reads as 300 dpi.
       await worker.setParameters({ user_defined_dpi: "300" });
