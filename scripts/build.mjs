@@ -23,10 +23,10 @@ const outdir = path.resolve("dist");
 const builtins = new Set(builtinModules);
 /**
  * Loaded from node_modules, not bundled: PGlite and Prisma's schema engine read their .wasm and data files beside
- * their code, piscina and pino start workers from files beside theirs, and OpenTelemetry's instrumentations patch
+ * their code, piscina, pino and tesseract.js start workers from files beside theirs, sharp loads its native binding, tesseract.js its model, and OpenTelemetry's instrumentations patch
  * modules as node loads them.
  */
-const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/[^/]+|piscina|pino|thread-stream)(\/|$)/;
+const STAY_EXTERNAL = /^(@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/schema-engine-wasm|@prisma\/instrumentation|@opentelemetry\/[^/]+|piscina|pino|thread-stream|sharp|@img\/[^/]+|tesseract\.js|tesseract\.js-core|@tesseract\.js-data\/[^/]+)(\/|$)/;
 /** What a CommonJS package bundled into an ES module still expects to find in its scope. */
 const COMMONJS_SCOPE = [
   'import { createRequire as __fitCreateRequire } from "node:module";',

@@ -7,6 +7,7 @@ import { operationList, type Operation, type Scope } from "@fit/contracts";
 import { uniqueTag } from "@fit/testing";
 import { client } from "./support/http.ts";
 import { connectAgent } from "./support/oauth-agent.ts";
+import { CLEAN, consolePhoto, labelPhoto } from "./support/photo-corpus.ts";
 import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
 import { signIn } from "./support/sign-in.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -16,6 +17,8 @@ type Api = ReturnType<typeof client>;
 interface Sample {
   path: string;
   body?: unknown;
+  /** A raw body's type; JSON without it. */
+  contentType?: string;
 }
 
 const DAY = "2026-03-02";
@@ -28,6 +31,8 @@ const created = async (response: Promise<{ status: number; body: { id?: string; 
   return id;
 };
 
+const CONSOLE_PHOTO = await consolePhoto({ kind: "treadmill", durationS: 1500, distanceKm: 4.2, kcal: 300, avgHr: 140 }, { font: "DejaVu Sans Mono", sizePt: 26, degradation: CLEAN, seed: 1 });
+const LABEL_PHOTO = await labelPhoto({ layout: "us", servingG: 30, kcal: 120, proteinG: 5 }, { font: "DejaVu Sans", sizePt: 24, degradation: CLEAN, seed: 2 });
 const IMPORT_FILE = `Date,"Weight (kg)"\n${DAY} 07:00:00,80.2\n`;
 const RECIPE = { name: "banana bowl", servings: 2, ingredients: [{ foodId: "usda:173944", portion: { grams: 240 } }] };
 
@@ -145,6 +150,8 @@ const samples: Record<string, { resource?: Resource; sample: (id: string) => Sam
   getWorkoutRoute: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}/route` }) },
   editWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}`, body: { summary: "Easy run" } }) },
   deleteWorkout: { resource: "workout", sample: (id) => ({ path: `/api/workouts/${id}` }) },
+  logWorkoutPhoto: { sample: () => ({ path: `/api/workouts/photo?date=${DAY}`, body: CONSOLE_PHOTO, contentType: "image/jpeg" }) },
+  logFoodPhoto: { sample: () => ({ path: `/api/nutrition/photo?date=${DAY}`, body: LABEL_PHOTO, contentType: "image/jpeg" }) },
   importWorkout: { sample: () => ({ path: "/api/workouts/import", body: { source: "activity_app", externalId: uniqueTag("x"), activityType: "ride", startedAt: TS, durationS: 3600 } }) },
   getProfile: { sample: () => ({ path: "/api/profile" }) },
   getInsights: { sample: () => ({ path: `/api/insights?date=${DAY}` }) },
@@ -321,7 +328,7 @@ const send = async (op: Operation, credential: CredentialCase) => {
   const headers = await credential.headers(op, holder);
   const { resource, sample } = samples[op.id]!;
   const id = resource ? await resources[resource].create(owner) : "";
-  const { path, body } = sample(id);
+  const { path, body, contentType } = sample(id);
   const api = client(system.url);
   switch (op.method) {
     case "GET":
@@ -329,7 +336,7 @@ const send = async (op: Operation, credential: CredentialCase) => {
     case "DELETE":
       return api.delete(path, headers);
     default:
-      return api[op.method.toLowerCase() as "post" | "put" | "patch"](path, body, headers);
+      return api[op.method.toLowerCase() as "post" | "put" | "patch"](path, body, contentType ? { ...headers, "content-type": contentType } : headers);
   }
 };
 

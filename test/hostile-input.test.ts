@@ -113,8 +113,11 @@ describe("hostile input", () => {
     // Refused requests aimed at B (its ids, its keys, bodies the contract refuses) left everything as it was.
     expect.soft(await snapshot(apiB), "account B's data changed").toEqual(before);
 
-    // The generator is not refusing everything: each target was also reached with a request it accepted.
+    // The generator is not refusing everything: each target was also reached with a request it accepted. A photo
+    // route accepts only a real photo, which the generator does not draw (each would cost a second of OCR): it meets
+    // only hostile bodies here, and test/photos.test.ts and the access matrix send it photos it accepts.
+    const photoOnly = new Set(operationList.filter((op) => op.upload?.mediaTypes.every((type) => type.startsWith("image/"))).map((op) => op.id));
     const accepted = new Set(outcomes.filter((o) => o.status !== undefined && o.status < 300).map((o) => o.request.target));
-    expect.soft(targets.map((t) => t.id).filter((id) => !accepted.has(id)), "targets never answered 2xx").toEqual([]);
+    expect.soft(targets.map((t) => t.id).filter((id) => !accepted.has(id) && !photoOnly.has(id)), "targets never answered 2xx").toEqual([]);
   }, 300_000);
 });

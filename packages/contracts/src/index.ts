@@ -9,6 +9,7 @@ export * from "./foods.ts";
 export * from "./own-foods.ts";
 export * from "./estimates.ts";
 export * from "./workouts.ts";
+export * from "./photos.ts";
 export * from "./insights.ts";
 export * from "./imports.ts";
 export * from "./imported-rows.ts";

@@ -22,6 +22,7 @@ import {
   Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
   WorkoutRoute,
 } from "./workouts.ts";
+import { FoodFromPhoto, FoodPhotoQuery, PHOTO_FILE_LIMIT, PHOTO_MEDIA_TYPES, WorkoutFromPhoto, WorkoutPhotoQuery } from "./photos.ts";
 import { Insights, InsightsQuery, Profile, ProfileInput } from "./insights.ts";
 import { IMPORT_FILE_LIMIT, ImportList, ImportQuery, ImportSummary, ImportText } from "./imports.ts";
 import type { Scope } from "./scopes.ts";
@@ -289,6 +290,17 @@ export const operations = {
       "estimate's range and source. Without a language model configured, the built-in table of common foods estimates.",
     body: FoodDescribe, response: FoodDescribed, errors: [...modelErrors, 409, 422], idempotencyKey: true,
   }),
+  logFoodPhoto: define({
+    id: "logFoodPhoto", method: "POST", path: "/api/nutrition/photo", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Log food from a photo of its nutrition-facts label",
+    description: "A JPEG, PNG or WebP photo of a label as the raw body (up to 8 MiB and 50 megapixels). US (per serving) and EU " +
+      "(per 100 g) layouts: the item gets the kcal and protein of `grams`, else of `servings` (default 1) of the label's " +
+      "serving size, with the label's range and the source `ocr` (or `model:<name>`); `read` holds the text read. A label " +
+      "read too poorly, or without the numbers the amount needs, is a 422 saying what was read and what is missing; " +
+      "nothing is logged. The photo and its EXIF are not kept.",
+    query: FoodPhotoQuery, response: FoodFromPhoto, errors: [400, 413, 415, 422, 429, 502, 503, 504], idempotencyKey: true,
+    upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
+  }),
   estimateFood: define({
     id: "estimateFood", method: "POST", path: "/api/nutrition/estimate", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Estimate food from a description, without logging it",
@@ -304,6 +316,18 @@ export const operations = {
       "to end now on today. Unstated metrics are null; energyKcal is estimated (with its range) when not stated. A " +
       "workout the text places more than a day ahead of the server's clock is a 400, and nothing is logged.",
     body: WorkoutDescribe, response: Workout, errors: [...modelErrors, 409, 422], idempotencyKey: true,
+  }),
+  logWorkoutPhoto: define({
+    id: "logWorkoutPhoto", method: "POST", path: "/api/workouts/photo", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Log a workout from a photo of a console or summary screen",
+    description: "A JPEG, PNG or WebP photo as the raw body (up to 8 MiB and 50 megapixels): duration, distance, kcal, " +
+      "average heart rate and the activity are read from it into the same row as POST /api/workouts/describe (source " +
+      "`manual`, `description` = `text` or the summary read). The start is the photo's capture time (EXIF, its offset) " +
+      "less the duration, else now. `read` holds the text read, its source and the fields read with low confidence. A " +
+      "photo read too poorly, or showing no duration, is a 422 saying what was read and what is missing; nothing is " +
+      "logged. The photo and its EXIF are not kept.",
+    query: WorkoutPhotoQuery, response: WorkoutFromPhoto, errors: [400, 409, 413, 415, 422, 429, 502, 503, 504], idempotencyKey: true,
+    upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
   }),
   listWorkouts: define({
     id: "listWorkouts", method: "GET", path: "/api/workouts", service: "workouts", tag: "Workouts", scope: "workouts:read",

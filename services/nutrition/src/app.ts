@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { createOcrPool } from "@fit/photos";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { NutritionConfig } from "./config.ts";
 import { subscribeNutritionEvents } from "./handlers/events.ts";
@@ -7,6 +8,7 @@ import { serveNutritionQueries } from "./handlers/queries.ts";
 import { startReconciliation } from "./handlers/reconcile.ts";
 import { createFoodFinder } from "./lookup/food-finder.ts";
 import { describeRoutes } from "./routes/describe.ts";
+import { photoRoute } from "./routes/photo.ts";
 import { foodRoutes } from "./routes/foods.ts";
 import { itemRoutes } from "./routes/items.ts";
 import { ownFoodRoutes } from "./routes/own-foods.ts";
@@ -38,7 +40,10 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
         ownFoodRoutes(context, foods);
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
+        const ocr = createOcrPool({ threads: config.PHOTO_THREADS, queue: config.PHOTO_QUEUE });
+        photoRoute(context, ocr);
         return [
+          { stop: ocr.close },
           ...serveNutritionQueries(context.bus, context.store),
           ...serveItemImport(context),
           ...(await subscribeNutritionEvents(context.bus, context.store)),

@@ -23,6 +23,9 @@ const nutritionEnv = baseEnv(3102).extend({
   FOOD_BARCODE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** How long a product fetched is served from the cache before it is fetched again (products change their recipe). */
   FOOD_BARCODE_CACHE_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Label photos read at once, each on an OCR thread (~100 MB apiece while kept), and how many more may wait (docs/decisions/0079-photographed-logs.md). */
+  PHOTO_THREADS: z.coerce.number().int().min(1).max(8).default(1),
+  PHOTO_QUEUE: z.coerce.number().int().min(0).max(50).default(4),
 });
 export type NutritionConfig = z.output<typeof nutritionEnv>;
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { createOcrPool } from "@fit/photos";
 import { buildService, serveAccountData, type ServiceDatabase, type ServiceDependencies } from "@fit/service-kit";
 import type { WorkoutsConfig } from "./config.ts";
 import { serveWorkoutImport } from "./handlers/imports.ts";
@@ -6,6 +7,7 @@ import { serveWorkoutQueries } from "./handlers/queries.ts";
 import { describeRoute } from "./routes/describe.ts";
 import { createActivityFileReader } from "./reader/activity-file-reader.ts";
 import { importRoute } from "./routes/import.ts";
+import { photoRoute } from "./routes/photo.ts";
 import { workoutRoutes } from "./routes/workouts.ts";
 import { createStore } from "./store/store.ts";
 
@@ -30,11 +32,14 @@ export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<Workout
         describeRoute(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         const reader = createActivityFileReader({ threads: config.WORKOUTS_IMPORT_THREADS, queue: config.WORKOUTS_IMPORT_QUEUE });
         importRoute(context, reader, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
+        const ocr = createOcrPool({ threads: config.PHOTO_THREADS, queue: config.PHOTO_QUEUE });
+        photoRoute(context, ocr, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
         return [
           ...serveWorkoutQueries(context.bus, context.store),
           ...serveWorkoutImport(context, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS }),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
           { stop: reader.close },
+          { stop: ocr.close },
         ];
       },
     },

@@ -9,6 +9,9 @@ const workoutsEnv = baseEnv(3103).extend({
   /** Activity files read at once, each on a worker thread, and how many more may wait (docs/security.md#25-activity-file-imports). */
   WORKOUTS_IMPORT_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   WORKOUTS_IMPORT_QUEUE: z.coerce.number().int().min(0).max(100).default(8),
+  /** Photos read at once, each on an OCR thread (~100 MB apiece while kept), and how many more may wait (docs/decisions/0079-photographed-logs.md). */
+  PHOTO_THREADS: z.coerce.number().int().min(1).max(8).default(1),
+  PHOTO_QUEUE: z.coerce.number().int().min(0).max(50).default(4),
 });
 export type WorkoutsConfig = z.output<typeof workoutsEnv>;
 

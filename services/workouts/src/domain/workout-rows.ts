@@ -16,7 +16,7 @@ const activityNames: Record<ActivityType, string> = {
 };
 
 /** "Run 10.2 km", "Yoga 45 min": what a list shows when the source gave no title. */
-const defaultSummary = (activityType: ActivityType, distanceM: number | null, durationS: number): string =>
+export const defaultSummary = (activityType: ActivityType, distanceM: number | null, durationS: number): string =>
   distanceM !== null && distanceM > 0
     ? `${activityNames[activityType]} ${(distanceM / 1000).toFixed(distanceM < 10_000 ? 2 : 1)} km`
     : `${activityNames[activityType]} ${Math.max(1, Math.round(durationS / 60))} min`;

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { LoggedCalendarDate } from "./logged-time.ts";
+import { FoodItemList, Meal } from "./nutrition.ts";
+import { Workout } from "./workouts.ts";
+
+/** The largest photo taken (docs/decisions/0079-photographed-logs.md): a phone's full-size JPEG fits. */
+export const PHOTO_FILE_LIMIT = 8 * 1024 * 1024;
+/** The most pixels a photo may declare in its header; past it the picture is refused before any decoding (a 48 MP phone photo fits). */
+export const PHOTO_PIXEL_LIMIT = 50_000_000;
+export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+
+const tz = z.coerce
+  .number({ error: "tz must be a number of minutes" })
+  .int({ error: "tz must be an integer number of minutes" })
+  .min(-840, { error: "tz must be between -840 and 840 minutes" })
+  .max(840, { error: "tz must be between -840 and 840 minutes" })
+  .optional()
+  .meta({ description: "Date.prototype.getTimezoneOffset() of the client; default the photo's own offset, else 0." });
+
+const text = z.string().trim().min(1).max(4000, { error: "text must be 1 to 4000 characters" });
+
+export const WorkoutPhotoQuery = z.object({
+  text: text.optional().meta({ description: "What the user adds in words; stored as the description." }),
+  date: LoggedCalendarDate.optional().meta({ description: "The local day; default the photo's capture day, else the client's today." }),
+  tz,
+});
+
+export const FoodPhotoQuery = z.object({
+  date: LoggedCalendarDate.optional().meta({ description: "The day to log on; default the server's current UTC date." }),
+  meal: Meal.optional(),
+  name: z.string().trim().min(1).max(200).optional().meta({ description: "The food's name; default \"Food from a label\"." }),
+  servings: z.coerce.number().positive().max(50).optional().meta({ description: "Servings eaten (the label's serving size); default 1." }),
+  grams: z.coerce.number().positive().max(5000).optional().meta({ description: "Grams eaten; wins over servings." }),
+});
+
+/** What was read from the photo and by what: the provenance of every number it gave (docs/decisions/0016). */
+export const PhotoRead = z
+  .object({
+    source: z.string().meta({ description: "`ocr` (on-device text recognition) or `model:<name>`." }),
+    text: z.string().meta({ description: "The text that was read, as read." }),
+    confidence: z.number().min(0).max(100).meta({ description: "The reader's confidence in the text, 0–100." }),
+    lowConfidence: z.array(z.string()).meta({ description: "Fields whose value was read with low confidence or does not fit the others: check them." }),
+  })
+  .meta({ id: "PhotoRead" });
+
+export const WorkoutFromPhoto = Workout.extend({ read: PhotoRead }).meta({ id: "WorkoutFromPhoto" });
+export const FoodFromPhoto = z.object({ items: FoodItemList, read: PhotoRead }).meta({ id: "FoodFromPhoto" });
