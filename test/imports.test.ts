@@ -130,9 +130,12 @@ describe("Apple Health exports", () => {
     return parts.join("");
   };
   const weight = (i: number) => (i % 2 ? Math.round((176.4 - i * 0.1) * 0.45359237 * 100) / 100 : Number((80 - i * 0.05).toFixed(2)));
+  const workouts = async (api: Api) => (await api.get("/api/workouts?limit=100")).body.items as {
+    startedAt: number; activityType: string; source: string; durationS: number; distanceM: number; energyKcal: number; avgHr: number; maxHr: number;
+  }[];
   const measurements = async (api: Api) => (await api.get("/api/measurements?limit=200")).body.items as { id: string; ts: number; site: string; valueCm: number }[];
 
-  it("imports weigh-ins (kg and lb) and waist measurements with their offsets, skips the rest, creates nothing the second time, and undo removes both kinds", async () => {
+  it("imports weigh-ins (kg and lb), waist measurements and workouts with their offsets, skips the rest, creates nothing the second time, and undo removes every kind", async () => {
     const api = client(system.url, (await system.account()).key);
     const byHand = await api.post("/api/measurements", { site: "waist", valueCm: 90, ts: Date.UTC(2025, 0, 1) });
     expect(byHand.status).toBe(200);
@@ -143,12 +146,12 @@ describe("Apple Health exports", () => {
     const first = await finished(api, accepted.body.id, 60_000);
     expect(first).toMatchObject({
       state: "done", error: null,
-      counts: { read: DAYS + 4 + 4 + 6 + 1, created: DAYS + 4, skipped: 4 + 6, refused: 1 },
+      counts: { read: DAYS + 4 + 4 + 6 + 1, created: DAYS + 4 + 6, skipped: 4, refused: 1 },
       kinds: {
         "weigh-in": { read: DAYS, created: DAYS, skipped: 0 },
         measurement: { read: 4, created: 4, skipped: 0 },
         "body-fat": { read: 4, created: 0, skipped: 4 },
-        workout: { read: 6, created: 0, skipped: 6 },
+        workout: { read: 6, created: 6, skipped: 0 },
       },
       refusals: [{ reason: '"n/a" is not a number' }],
     });
@@ -156,16 +159,20 @@ describe("Apple Health exports", () => {
     expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i), "import"]));
     const waist = (await measurements(api)).filter((m) => m.id !== byHand.body.id).map((m) => [m.ts, m.site, m.valueCm]).reverse();
     expect(waist).toEqual([[T, "waist", 84], [T + 10 * DAY, "waist", 83.8], [T + 20 * DAY, "waist", 84], [T + 30 * DAY, "waist", 83.8]]);
+    const runs = (await workouts(api)).map((w) => [w.startedAt, w.activityType, w.source, w.durationS, w.distanceM, w.energyKcal, w.avgHr, w.maxHr]);
+    expect(runs.sort()).toEqual(Array.from({ length: 6 }, (_, k) => [T + k * 7 * DAY + 3_600_000, "run", "phone_health", 1800, 5000, 300, 150, 170]).sort());
 
     const again = await api.post("/api/imports", file, { "content-type": "application/xml" });
     expect(await finished(api, again.body.id, 60_000)).toMatchObject({
-      state: "done", counts: { created: 0 }, kinds: { "weigh-in": { created: 0, skipped: DAYS }, measurement: { created: 0, skipped: 4 } },
+      state: "done", counts: { created: 0 },
+      kinds: { "weigh-in": { created: 0, skipped: DAYS }, measurement: { created: 0, skipped: 4 }, workout: { created: 0, skipped: 6 } },
     });
     expect(await weighIns(api)).toEqual(stored);
 
     await undo(api, accepted.body.id);
     expect(await weighIns(api)).toEqual([]);
     expect((await measurements(api)).map((m) => m.id)).toEqual([byHand.body.id]);
+    expect(await workouts(api)).toEqual([]);
   });
 
   it("fails at a record past the size cap, keeping the rows of the steps before it, which undo removes", async () => {

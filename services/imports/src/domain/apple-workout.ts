@@ -2,6 +2,7 @@
 // HKWorkoutActivityType*, its times, and its distance, energy and heart rate from the element's own attributes
 // (older exports) or its <WorkoutStatistics> children (iOS 16 on), in the units recorded.
 import type { ActivityType } from "@fit/contracts";
+import { workoutRowsOf, type WorkoutRowsOutcome } from "./activity-workouts.ts";
 import { appleInstant, type Node } from "./apple-element.ts";
 
 export interface AppleWorkout {
@@ -81,3 +82,20 @@ export const workoutOf = (node: Node): AppleWorkout | { refused: string } => {
     routeFile: route?.attributes.path?.replace(/^\//, "") ?? null,
   };
 };
+
+/**
+ * The workout as a row of `workouts.workout.import`, source `phone_health`, its summary made by workouts (its
+ * route, in the archive's `workout-routes/`, is read once archives are: docs/decisions/0078-apple-health-and-archives.md).
+ */
+export const workoutRowOf = (workout: AppleWorkout, idOf: (key: string) => string): WorkoutRowsOutcome =>
+  workoutRowsOf({
+    recorded: [],
+    summary: {
+      activityType: workout.activityType, name: null, description: null, startedAt: workout.startedAt, durationS: workout.durationS,
+      movingDurationS: null, distanceM: workout.distanceM, elevationGainM: null, energyKcal: workout.energyKcal, avgHr: workout.avgHr,
+      maxHr: workout.maxHr,
+    },
+    source: "phone_health",
+    externalId: workout.externalId,
+    idOf,
+  });

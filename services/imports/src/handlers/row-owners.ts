@@ -1,8 +1,18 @@
-import { bodyMetricsBus, nutritionBus, type ImportedFoodItem, type ImportedMeasurement, type ImportedWeighIn, type ImportRowKind } from "@fit/contracts";
+import {
+  bodyMetricsBus, IMPORT_BATCH_LIMIT, nutritionBus, WORKOUT_IMPORT_BATCH, workoutsBus,
+  type ImportedFoodItem, type ImportedMeasurement, type ImportedWeighIn, type ImportedWorkoutRow, type ImportRowKind,
+} from "@fit/contracts";
 import type { z } from "zod";
 import type { Bus } from "@fit/bus";
 
 const WRITE_TIMEOUT_MS = 30_000;
+
+/** `items` in pieces of at most `size`, each handed to `each` in turn; their answers in order. */
+const inPieces = async <T, R>(items: T[], size: number, each: (piece: T[]) => Promise<R[]>): Promise<R[]> => {
+  const answers: R[] = [];
+  for (let i = 0; i < items.length; i += size) answers.push(...(await each(items.slice(i, i + size))));
+  return answers;
+};
 
 /** How the service that owns one kind of row stores an import's rows of that kind and removes them again. */
 interface RowOwner {
@@ -18,7 +28,7 @@ interface RowOwner {
 
 /**
  * The owners of the kinds of row imports create (docs/decisions/0076-imports-as-background-jobs.md). A kind read
- * but not written yet (body fat apart from its weigh-in, workouts of a health export) has none and counts as skipped.
+ * but not written yet (a health export's body fat, apart from its weigh-in) has none and counts as skipped.
  */
 export const rowOwners: Partial<Record<ImportRowKind, RowOwner>> = {
   "weigh-in": {
@@ -32,6 +42,15 @@ export const rowOwners: Partial<Record<ImportRowKind, RowOwner>> = {
     write: async (bus, accountId, rows) =>
       (await bus.request(bodyMetricsBus.importMeasurements, { accountId, rows: rows as z.output<typeof ImportedMeasurement>[] }, { timeoutMs: WRITE_TIMEOUT_MS })).stored,
     remove: (bus, accountId, ids) => bus.request(bodyMetricsBus.removeImportedMeasurements, { accountId, ids }, { timeoutMs: WRITE_TIMEOUT_MS }),
+  },
+  // A workout may carry a route of 1 000 points: ten to a question keep it inside NATS's message size.
+  workout: {
+    repeats: "same",
+    write: (bus, accountId, rows) =>
+      inPieces(rows as z.output<typeof ImportedWorkoutRow>[], WORKOUT_IMPORT_BATCH, async (piece) =>
+        (await bus.request(workoutsBus.importWorkouts, { accountId, rows: piece }, { timeoutMs: WRITE_TIMEOUT_MS })).rows.map((row) => row.id)),
+    remove: (bus, accountId, ids) =>
+      inPieces(ids, IMPORT_BATCH_LIMIT, async (piece) => [await bus.request(workoutsBus.removeImportedWorkouts, { accountId, ids: piece }, { timeoutMs: WRITE_TIMEOUT_MS })]),
   },
   "food-item": {
     repeats: "another",

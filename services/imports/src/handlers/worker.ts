@@ -1,6 +1,7 @@
 import { importsEvents, importsWorkerDurable, type ImportRowKind } from "@fit/contracts";
 import type { ServiceContext } from "@fit/service-kit";
 import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
+import { workoutRowOf, type AppleWorkout } from "../domain/apple-workout.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
 import { rowIdOf } from "../domain/row-id.ts";
@@ -28,6 +29,11 @@ interface FileRecord {
   outcome: Outcome;
 }
 
+const workoutOutcome = (job: Job, workout: AppleWorkout): Outcome => {
+  const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key));
+  return "refused" in outcome ? outcome : { kind: "workout", row: { ...outcome.rows[0]! } };
+};
+
 /** The records of the job's file from its checkpoint on, each with what it becomes. */
 async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
   const file = store.fileFrom(job.id, job.offset);
@@ -37,7 +43,7 @@ async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileReco
       const outcome: Outcome = row.kind === "skipped" ? "skipped"
         : row.kind === "refused" ? { refused: row.reason }
         : row.kind === "weigh-in" ? { kind: row.kind, row: { externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null } }
-        : row.kind === "workout" ? { kind: row.kind, row: { ...row.workout } }
+        : row.kind === "workout" ? workoutOutcome(job, row.workout)
         : { kind: row.kind, row };
       yield { line: element.line, next: element.next, outcome };
     }
