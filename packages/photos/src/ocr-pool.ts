@@ -18,7 +18,8 @@ export interface ReadText {
 const require = createRequire(import.meta.url);
 // The English model ships in a registry package: nothing is downloaded at run time. "best_int" reads digits more
 // surely than the fast model at ~the same speed on a screen's few lines.
-const langPath = path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
+// Found with the first photo, like tesseract.js itself: a service that never reads one starts without either.
+const langPath = () => path.join(path.dirname(require.resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int");
 const READ_TIMEOUT_MS = 30_000;
 /** A reader kept with no photo to read is ended after this; its model and heap hold ~100 MB. */
 const IDLE_MS = 60_000;
@@ -39,7 +40,7 @@ export const createOcrPool = ({ threads, queue, timeoutMs = READ_TIMEOUT_MS }: {
     try {
       // Loaded with the first photo: a service that never reads one never loads it.
       const { createWorker } = await import("tesseract.js");
-      const worker = await createWorker("eng", 1, { langPath, gzip: true, cachePath: path.join(tmpdir(), "fit-ocr") });
+      const worker = await createWorker("eng", 1, { langPath: langPath(), gzip: true, cachePath: path.join(tmpdir(), "fit-ocr") });
       // The prepared image carries no resolution; text of its size reads as 300 dpi.
       await worker.setParameters({ user_defined_dpi: "300" });
       return worker;
