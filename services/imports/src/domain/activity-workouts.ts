@@ -5,6 +5,7 @@ import { gunzipSync } from "node:zlib";
 import type { z } from "zod";
 import { ImportedWorkoutRow, type ActivityType } from "@fit/contracts";
 import { ActivityFileError, parseActivityFile, type ImportedActivity } from "@fit/activity-files";
+import { reasonOf } from "./fields.ts";
 
 type Row = z.output<typeof ImportedWorkoutRow>;
 export type WorkoutRowsOutcome = { rows: Row[] } | { refused: string };
@@ -66,10 +67,6 @@ const filled = (activity: ImportedActivity, summary: ActivitySummary | null) => 
     energyKcal: fill("energyKcal"), avgHr: fill("avgHr"), maxHr: fill("maxHr"),
   };
 };
-
-/** A contract's message, naming its field when it does not already. */
-const reasonOf = (error: z.ZodError) =>
-  error.issues.map(({ path, message }) => (message.startsWith(String(path[0] ?? "")) ? message : `${path.join(".")} ${message}`)).join("; ");
 
 /**
  * The rows an activity makes: each leg of its recording (`<externalId>#<n>` and one event id when there are several),

@@ -8,8 +8,8 @@ export const numberOf = (text: string | undefined) => {
   return Number.isFinite(number) ? number : undefined;
 };
 
-/** A contract's message, naming its field when it does not already: the reason a row is refused. */
-export const reasonOf = ({ path, message }: z.core.$ZodIssue) => {
-  const field = String(path[0] ?? "");
-  return message.startsWith(field) ? message : `${field} ${message}`;
-};
+/** A contract's messages, each naming its field (its path, when nested) when it does not already: why a row is refused. */
+export const reasonOf = (error: z.ZodError) =>
+  error.issues
+    .map(({ path, message }) => (message.startsWith(String(path[0] ?? "")) ? message : `${path.map(String).join(".")} ${message}`))
+    .join("; ");

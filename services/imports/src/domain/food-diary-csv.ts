@@ -129,6 +129,6 @@ export const foodItemOf = (record: CsvRecord, format: FoodDiaryFormat): FoodRowO
     fiberG: grams(fields, format.fiber),
     ...amount,
   });
-  if (!parsed.success) return { refused: parsed.error.issues.map(reasonOf).join("; ") };
+  if (!parsed.success) return { refused: reasonOf(parsed.error) };
   return { item: parsed.data };
 };

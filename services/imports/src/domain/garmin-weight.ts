@@ -8,6 +8,7 @@
 import { ImportedWeighIn } from "@fit/contracts";
 import type { RowOutcome } from "./weigh-in-csv.ts";
 import { UnreadableFile } from "./csv.ts";
+import { reasonOf } from "./fields.ts";
 
 /** A userBioMetrics file of decades of daily entries is a few MiB; a larger one is not such a file. */
 const MAX_BIOMETRICS_BYTES = 32 * 1024 * 1024;
@@ -25,9 +26,6 @@ const instantOf = (value: unknown): number | undefined => {
   return Number.isNaN(ms) ? undefined : ms;
 };
 
-/** A contract's message, naming its field when it does not already. */
-const reasonOf = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues.map(({ path, message }) => (message.startsWith(String(path[0] ?? "")) ? message : `${String(path[0])} ${message}`)).join("; ");
 
 /**
  * The weigh-ins of one userBioMetrics file, in its order, each with its entry's number (1 is the first); entries
@@ -53,6 +51,6 @@ export const garminWeighIns = (bytes: Buffer): (RowOutcome & { entry: number })[
     const weightKg = Math.round(grams / 10) / 100;
     const bodyFatPct = typeof bodyFat === "number" && bodyFat > 0 ? Math.round(bodyFat * 10) / 10 : null;
     const parsed = ReadWeighIn.safeParse({ externalId: `weigh-in:${ts}`, ts, weightKg, bodyFatPct });
-    return [parsed.success ? { entry: i + 1, weighIn: parsed.data } : { entry: i + 1, refused: reasonOf(parsed.error.issues) }];
+    return [parsed.success ? { entry: i + 1, weighIn: parsed.data } : { entry: i + 1, refused: reasonOf(parsed.error) }];
   });
 };

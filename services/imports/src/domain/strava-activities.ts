@@ -7,9 +7,9 @@
 // Some names repeat: the first Elapsed Time and Distance are the summary as the athlete's units show it (seconds;
 // kilometres or miles, unsaid), the later ones the raw figures (seconds; metres), so the last of a name is read.
 // Activity Date is UTC, written "Oct 3, 2021, 7:12:45 AM". An activity entered by hand has an empty Filename.
-import type { ActivityType } from "@fit/contracts";
 import { activityTypeFromLabel } from "@fit/activity-files";
 import { fieldsOf, type CsvRecord } from "./csv.ts";
+import type { ActivitySummary } from "./activity-workouts.ts";
 import { instantOf } from "./local-time.ts";
 
 /** Where each column the import reads is, by its header; stored with the import as JSON, hence a type. */
@@ -30,20 +30,9 @@ export type StravaFormat = {
 };
 
 /** One row of activities.csv: what Strava knows of the activity, and where its recording is in the zip. */
-interface StravaActivity {
+interface StravaActivity extends ActivitySummary {
   /** `strava:<Activity ID>`: the same in every export of the account. */
   externalId: string;
-  activityType: ActivityType;
-  name: string | null;
-  description: string | null;
-  startedAt: number;
-  durationS: number | null;
-  movingDurationS: number | null;
-  distanceM: number | null;
-  elevationGainM: number | null;
-  energyKcal: number | null;
-  avgHr: number | null;
-  maxHr: number | null;
   /** The recording's path in the zip (`activities/4711.fit.gz`) and whether it is gzipped; null when entered by hand. */
   file: { path: string; gzipped: boolean } | null;
 }

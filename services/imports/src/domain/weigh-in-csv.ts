@@ -135,6 +135,6 @@ export const weighInOf = (record: CsvRecord, format: WeighInFormat, options: Imp
     ? null
     : format.fat.as === "percent" ? fatValue : Math.round((toKg(fatValue, format.fat.unit) / weightKg) * 1000) / 10;
   const parsed = ReadWeighIn.safeParse({ externalId: `weigh-in:${ts}`, ts, weightKg, bodyFatPct });
-  if (!parsed.success) return { refused: parsed.error.issues.map(reasonOf).join("; ") };
+  if (!parsed.success) return { refused: reasonOf(parsed.error) };
   return { weighIn: parsed.data };
 };
