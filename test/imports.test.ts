@@ -3,7 +3,6 @@ import { Readable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
-import { buildImports, loadImportsConfig } from "@fit/imports";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
 import { client } from "./support/http.ts";
 import { startServiceProcess } from "./support/service-process.ts";
@@ -334,13 +333,6 @@ describe("weigh-in imports", () => {
     expect((await upload(weightOnly, withingsFile(1, () => 70))).status).toBe(403);
   });
 
-  /** An imports service in this process, answering the gateway in place of the system's own. */
-  const importsInPlace = async () => {
-    const app = await buildImports({ config: loadImportsConfig(system.env) });
-    await app.listen({ host: "127.0.0.1", port: Number(new URL(system.services.imports).port) });
-    return app;
-  };
-
   it("goes on from its checkpoint when the imports service stops mid-way and another one starts, which prunes uploads abandoned long ago", async () => {
     const api = client(system.url, (await system.account()).key);
     const days = 400;
@@ -364,7 +356,7 @@ describe("weigh-in imports", () => {
       ($1, 0, 'x', now() - interval '3 hours'), ($1, 1, 'y', now() - interval '2 hours'), ($2, 0, 'x', now() - interval '3 hours'), ($2, 1, 'y', now())`,
     [abandoned, arriving]);
 
-    const replacement = await importsInPlace();
+    const replacement = await system.inPlace("imports");
     try {
       await waitFor("the abandoned upload to be pruned", async () => ((await chunks(abandoned)).rows[0]!.n === 0 || undefined));
       expect((await chunks(arriving)).rows[0]!.n).toBe(2);
@@ -385,7 +377,7 @@ describe("weigh-in imports", () => {
     const file = withingsFile(days, kg);
     // The gateway reaches an imports service on the system's port; the steps are taken by a process of its own.
     await system.apps.imports.close();
-    const front = await importsInPlace();
+    const front = await system.inPlace("imports");
     const accepted = await upload(api, file, "?tz=Etc/GMT-1");
     expect(accepted.status).toBe(202);
     await front.close();
@@ -403,7 +395,7 @@ describe("weigh-in imports", () => {
     } finally {
       await db.end();
     }
-    const survivor = await importsInPlace();
+    const survivor = await system.inPlace("imports");
     try {
       expect(await finished(api, id, 90_000)).toMatchObject({ state: "done", counts: { read: days, created: days, skipped: 0, refused: 0 } });
       const stored = await weighIns(api);

@@ -68,6 +68,50 @@ const descendsFrom = (span: Span, ancestor: Span, trace: Span[]): boolean => {
   return false;
 };
 
+/** A database round trip in a trace: a statement of a store's own SQL or of the Prisma client, or a transaction's BEGIN. */
+const isRoundTrip = (s: Span) => s.name === "db.query" || s.name === "prisma:client:db_query" || s.name === "prisma:client:start_transaction";
+const statementOf = (s: Span) => String(s.attributes["db.query.text"] ?? s.name).replace(/\s+/g, " ").trim().slice(0, 90);
+
+/** The round trips of the trace `root` started, once the work it caused after the answer (events, roll-ups) has stopped adding any. */
+const roundTripsOf = async (root: Span) => {
+  let seen = -1;
+  await expect
+    .poll(
+      () => {
+        const now = traceOf(root).filter(isRoundTrip).length;
+        const settled = now === seen;
+        seen = now;
+        return settled;
+      },
+      { timeout: 10_000, interval: 750 },
+    )
+    .toBe(true);
+  return traceOf(root).filter(isRoundTrip).map(statementOf);
+};
+
+// The database is the largest CPU share of a request (docs/performance.md): each request's round trips, those of the
+// events it causes included, are held to a ceiling, so a change that adds one is seen here before it is seen in a bench.
+describe("database round trips per request, on an account in use", () => {
+  const requests = [
+    { method: "POST", path: "/api/weight", body: { weightKg: 80.4 }, most: 2 },
+    { method: "GET", path: "/api/weight", most: 1 },
+    { method: "POST", path: "/api/nutrition/items", body: { date: DAY, name: "oats", kcal: 300, proteinG: 10 }, most: 8 },
+    { method: "GET", path: "/api/dashboard", most: 5 },
+  ] as const;
+
+  it.each(requests)("$method $path makes at most $most", async ({ method, path, most, ...rest }) => {
+    const api = client(system.url, (await system.account()).key);
+    const send = () => ("body" in rest ? api.post(path, rest.body) : api.get(path));
+    // The account's first request pays once for what later ones do not: its key's lookup and insights' back-fill.
+    expect((await send()).status).toBeLessThan(300);
+    await roundTripsOf(await gatewaySpan(method, path));
+    spans.reset();
+    expect((await send()).status).toBeLessThan(300);
+    const statements = await roundTripsOf(await gatewaySpan(method, path));
+    expect(statements.length, statements.join("\n")).toBeLessThanOrEqual(most);
+  });
+});
+
 describe("traces", () => {
   it("a dashboard request is one trace from the gateway through every service it asks, their queries included", async () => {
     const api = client(system.url, (await system.account()).key);

@@ -107,6 +107,11 @@ export const startSystem = async (options: SystemOptions) => {
     return issued;
   };
   const replicas: { close(): Promise<unknown>; dataDir: string }[] = [];
+  const inPlace: { close(): Promise<unknown> }[] = [];
+  const rebuild = {
+    insights: () => buildInsights({ config: loadInsightsConfig(env), bus, pglite }),
+    imports: () => buildImports({ config: loadImportsConfig(env), bus, pglite }),
+  };
 
   return {
     url,
@@ -133,12 +138,23 @@ export const startSystem = async (options: SystemOptions) => {
       replicas.push({ close: () => app.close(), dataDir: replicaDir });
       return app.listen({ host: "127.0.0.1", port: replicaPort });
     },
+    /**
+     * A new instance of a service in this process, on the port the gateway reaches it at: with the system's own
+     * closed first, a restart with nothing kept in memory. Closed with the system if the test does not close it.
+     */
+    inPlace: async (name: keyof typeof rebuild) => {
+      const app = await rebuild[name]();
+      inPlace.push(app);
+      await app.listen({ host: "127.0.0.1", port: Number(new URL(services[name]).port) });
+      return app;
+    },
     stop: async () => {
       for (const replica of replicas) {
         await replica.close();
         await rm(replica.dataDir, { recursive: true, force: true });
       }
       await gateway.close();
+      await Promise.allSettled(inPlace.map((app) => app.close()));
       await Promise.all([bodyMetrics.close(), nutrition.close(), workouts.close(), insights.close(), imports.close(), coach.close()]);
       // A shared bus (and PGlite) is closed by whoever created it (packages/bus/src/create-bus.ts): here, after its users.
       await storage.drop();

@@ -30,7 +30,9 @@ export const refreshReadings = async (bus: Bus, store: Store, accountId: string,
  *
  * The account is recorded before the copy, so a copy still under way when the account's rows are dropped (its
  * deletion) cannot record it afterwards; it is unrecorded again when the copy fails or finds no history, so the
- * next event or read tries again and a deleted account leaves nothing behind.
+ * next event or read tries again and a deleted account leaves nothing behind. An account found empty is remembered
+ * by this process alone: a new account's every dashboard would otherwise copy 400 empty days again
+ * (docs/performance.md), and its first event brings what it gains.
  */
 export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
   if (await store.isBackfilled(accountId)) return;
@@ -38,13 +40,16 @@ export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string
   // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).
   const end = now + 2 * DAY_MS;
   let found = 0;
+  let copied = false;
   try {
     for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
       const from = to - BACKFILL_STEP_DAYS * DAY_MS;
       found += await refreshReadings(bus, store, accountId, from, to);
       found += await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
     }
+    copied = true;
   } finally {
     if (found === 0) await store.unmarkBackfilled(accountId);
   }
+  if (copied) store.rememberBackfilled(accountId);
 };

@@ -6,7 +6,7 @@ import { profileView } from "./profile-view.ts";
  * The account's profile is exported (the read model is a copy of what body-metrics and nutrition export); deleting
  * drops the profile and the read model alike.
  */
-export const accountData = (prisma: PrismaClient): AccountData => ({
+export const accountData = (prisma: PrismaClient, forget: (accountId: string) => void): AccountData => ({
   exports: {
     // At most one row: the profile the account stored (none when it never set one).
     profile: {
@@ -17,11 +17,13 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       key: () => "profile",
     },
   },
-  deleteAccount: (accountId) =>
-    prisma.$transaction(async (tx) => {
+  deleteAccount: async (accountId) => {
+    await prisma.$transaction(async (tx) => {
       await tx.profile.deleteMany({ where: { accountId } });
       await tx.weightReading.deleteMany({ where: { accountId } });
       await tx.intakeDay.deleteMany({ where: { accountId } });
       await tx.backfilledAccount.deleteMany({ where: { accountId } });
-    }),
+    });
+    forget(accountId);
+  },
 });

@@ -23,13 +23,23 @@ export interface IntakeTotals {
  * The only place that talks to the database. Every query is scoped by account. The read model's writes are
  * idempotent: a redelivered event, or a repair that finds what is already there, changes nothing.
  */
+/** Accounts known to be back-filled, remembered so that each event and dashboard read does not ask the database again. */
+const REMEMBERED_ACCOUNTS = 50_000;
+
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
+  // Once back-filled an account stays so until it is deleted (its id is never reused), so a replica that missed the
+  // deletion only skips a back-fill that would find nothing. Oldest forgotten first when full.
+  const backfilled = new Set<string>();
+  const remember = (accountId: string) => {
+    if (backfilled.size >= REMEMBERED_ACCOUNTS) backfilled.delete(backfilled.values().next().value!);
+    backfilled.add(accountId);
+  };
 
   return {
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
-    accountData: accountData(prisma),
+    accountData: accountData(prisma, (accountId) => backfilled.delete(accountId)),
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
 
     async getProfile(accountId: string): Promise<Profile> {
@@ -69,24 +79,40 @@ export const createStore = (db: Database) => {
      * The days in [from, to] become exactly `days` (a day without items or a mark is no row): after an item
      * or day-mark event for those days, or a repair.
      */
-    replaceIntakeDays: (accountId: string, from: string, to: string, days: IntakeTotals[]) =>
-      prisma.$transaction([
-        prisma.intakeDay.deleteMany({ where: { accountId, date: { gte: from, lte: to } } }),
-        // skipDuplicates: two refreshes of one day at once (an event's and a first read's back-fill) both insert it.
-        prisma.intakeDay.createMany({ data: days.map((day) => ({ accountId, ...day })), skipDuplicates: true }),
-      ]),
+    async replaceIntakeDays(accountId: string, from: string, to: string, days: IntakeTotals[]) {
+      // One statement rather than a transaction of two: this runs after every food-item event (docs/performance.md).
+      // Two refreshes of one day at once (an event's and a first read's back-fill) both write it; either answer is nutrition's.
+      const dates = days.map((day) => day.date);
+      await prisma.$executeRaw`
+        WITH gone AS (DELETE FROM intake_day WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} AND date <> ALL(${dates}::text[]))
+        INSERT INTO intake_day (account_id, date, kcal, protein_g, item_count, counted, updated_at)
+        SELECT ${accountId}::uuid, d.date, d.kcal, d.protein_g, d.item_count, d.counted, now()
+        FROM unnest(${dates}::text[], ${days.map((day) => day.kcal)}::float8[], ${days.map((day) => day.proteinG)}::float8[],
+                    ${days.map((day) => day.itemCount)}::int[], ${days.map((day) => day.counted)}::boolean[]) AS d(date, kcal, protein_g, item_count, counted)
+        ON CONFLICT (account_id, date) DO UPDATE SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, item_count = EXCLUDED.item_count,
+          counted = EXCLUDED.counted, updated_at = EXCLUDED.updated_at`;
+    },
 
     /** Oldest first, from `from` on. */
     intakeSince: (accountId: string, from: string) =>
       prisma.intakeDay.findMany({ where: { accountId, date: { gte: from } }, orderBy: { date: "asc" }, select: { date: true, kcal: true, proteinG: true, counted: true } }),
 
-    isBackfilled: async (accountId: string) => (await prisma.backfilledAccount.count({ where: { accountId } })) > 0,
+    async isBackfilled(accountId: string) {
+      if (backfilled.has(accountId)) return true;
+      const found = (await prisma.backfilledAccount.count({ where: { accountId } })) > 0;
+      if (found) remember(accountId);
+      return found;
+    },
 
     async markBackfilled(accountId: string) {
       await prisma.backfilledAccount.createMany({ data: [{ accountId }], skipDuplicates: true });
     },
 
+    /** After a copy; for an account that had no history to copy, only this process remembers it (no row is kept). */
+    rememberBackfilled: remember,
+
     async unmarkBackfilled(accountId: string) {
+      backfilled.delete(accountId);
       await prisma.backfilledAccount.deleteMany({ where: { accountId } });
     },
 
