@@ -27,6 +27,7 @@ const today = new Date().toISOString().slice(0, 10);
 const SCHEMAS = { gateway: "body_metrics", baseline: "bench_baseline" } as const;
 type Side = keyof typeof SCHEMAS;
 const SIDES = ["baseline", "gateway"] as const;
+const SPREAD_ACCOUNTS = 100;
 
 const countReadings = (client: pg.Client, side: Side) => countOf(client, `SELECT count(*) AS n FROM ${SCHEMAS[side]}.weight_reading`);
 const UNSENT = "SELECT count(*) AS n FROM body_metrics.outbox_event WHERE sent_at IS NULL";
@@ -50,12 +51,16 @@ const levelReadings = async (client: pg.Client, accountId: string) => {
   return { postedReadings: before, readingsForGet: target, outboxDrainMs };
 };
 
-/** `pnpm start`'s rows: the node process's memory, and the time to /readyz of `pnpm start` (npx's only when pnpm is not on PATH). */
-const embeddedTargets = ({ command, fresh, existing, load: l }: Awaited<ReturnType<typeof measureStartup>>): Target[] => [
-  { what: "embedded pnpm start: RSS after start", today: "820-1330 MB", value: Math.max(fresh.afterStart.nodeMb, existing.afterStart.nodeMb), trusted: true, floor: 300, aim: 200, unit: "MB", lower: true, strictly: true },
-  { what: "embedded pnpm start: RSS after load", today: "820-1330 MB", value: fresh.afterLoad.nodeMb, trusted: l.failed === 0, floor: 300, aim: 200, unit: "MB", lower: true, strictly: true },
-  { what: `embedded ${command} to ready, fresh data`, today: "21 s", value: fresh.readyMs / 1000, trusted: true, floor: 5, aim: 2, unit: "s", lower: true, strictly: true },
-  { what: `embedded ${command} to ready, existing data`, today: "10 s", value: existing.readyMs / 1000, trusted: true, floor: 2, aim: 1, unit: "s", lower: true, strictly: true },
+/**
+ * `pnpm start`'s rows (issue 41): the node process's memory, the node process's own time to /readyz (what the code
+ * controls), and the start as the README types it, npx and pnpm included.
+ */
+const embeddedTargets = ({ fresh, existing, npxExisting, load: l }: Awaited<ReturnType<typeof measureStartup>>): Target[] => [
+  { what: "embedded pnpm start: RSS after start", today: "820-1330 MB", value: Math.max(fresh.afterStart.nodeMb, existing.afterStart.nodeMb), trusted: true, floor: 150, aim: 120, unit: "MB", lower: true, strictly: true },
+  { what: "embedded pnpm start: RSS after load", today: "820-1330 MB", value: fresh.afterLoad.nodeMb, trusted: l.failed === 0, floor: 150, aim: 120, unit: "MB", lower: true, strictly: true },
+  { what: "embedded start to ready, node process, fresh data", today: "21 s", value: fresh.nodeReadyMs / 1000, trusted: true, floor: 2, aim: 1, unit: "s", lower: true, strictly: true },
+  { what: "embedded start to ready, node process, existing data", today: "10 s", value: existing.nodeReadyMs / 1000, trusted: true, floor: 1, aim: 0.5, unit: "s", lower: true, strictly: true },
+  { what: "embedded npx -y pnpm@10 start to ready, existing data", today: "13.8 s", value: npxExisting.readyMs / 1000, trusted: true, floor: 3, aim: 2, unit: "s", lower: true, strictly: true },
 ];
 
 await runBenchmark(async () => {
@@ -68,6 +73,8 @@ await runBenchmark(async () => {
   const writer = await platform.account("writer");
   const fresh = await platform.account("fresh");
   const heavy = await platform.account("heavy");
+  // Writes spread over many accounts as well as one (issue 41): one account's writes queue on its day's roll-up row.
+  const spread = await Promise.all(Array.from({ length: SPREAD_ACCOUNTS }, (_, i) => platform.account(`spread${i}`)));
   const baseline = await startBaseline(db.url, writer.accountId);
   await withClient(db.url, (client) => seedHistory(client, heavy.accountId, today));
 
@@ -78,6 +85,8 @@ await runBenchmark(async () => {
   const load = {
     postWeight: (side: Side): Omit<LoadSpec, "connections" | "duration"> =>
       ({ url: `${sides[side].url}/api/weight`, method: "POST", headers: { ...sides[side].headers, ...json }, body: "{\"weightKg\":80.5}" }),
+    postWeightSpread: (): Omit<LoadSpec, "connections" | "duration"> =>
+      ({ ...load.postWeight("gateway"), headerSets: spread.map((account) => ({ authorization: `Bearer ${account.key}` })) }),
     getWeight: (side: Side): Omit<LoadSpec, "connections" | "duration"> => ({ url: `${sides[side].url}/api/weight`, method: "GET", headers: sides[side].headers }),
     postFood: (side: Side): Omit<LoadSpec, "connections" | "duration"> =>
       ({ url: `${sides[side].url}/api/nutrition/items`, method: "POST", headers: { ...sides[side].headers, ...json }, body: food }),
@@ -101,7 +110,7 @@ await runBenchmark(async () => {
   // dashboard phase. A phase's own warm-up (1 s in bench:check) was too short for that, so the first phases
   // measured a cold process rather than the path. Both sides get it.
   const everyOperation = [
-    load.postWeight("baseline"), load.postWeight("gateway"), load.postFood("baseline"), load.postFood("gateway"),
+    load.postWeight("baseline"), load.postWeight("gateway"), load.postWeightSpread(), load.postFood("baseline"), load.postFood("gateway"),
     load.getWeight("baseline"), load.getWeight("gateway"), load.dashboard(fresh.key), load.dashboard(heavy.key),
   ];
   for (const spec of everyOperation) {
@@ -126,7 +135,11 @@ await runBenchmark(async () => {
   // `--rotations` times, each ratio taken within its rotation (as an outsider measures: docs/performance.md).
   const rotation = async (round: string) => {
     const sat = (name: string, spec: Omit<LoadSpec, "connections" | "duration">) => saturated(`${name}${round}`, spec);
-    const post = { baseline: await sat("POST /api/weight bare insert", load.postWeight("baseline")), gateway: await sat("POST /api/weight gateway", load.postWeight("gateway")) };
+    const post = {
+      baseline: await sat("POST /api/weight bare insert", load.postWeight("baseline")),
+      gateway: await sat("POST /api/weight gateway", load.postWeight("gateway")),
+      spread: await sat(`POST /api/weight gateway, ${SPREAD_ACCOUNTS} accounts`, load.postWeightSpread()),
+    };
     const postFood = { baseline: await sat("POST /api/nutrition/items bare insert", load.postFood("baseline")), gateway: await sat("POST /api/nutrition/items gateway", load.postFood("gateway")) };
     const levelled = await withClient(db.url, (client) => levelReadings(client, writer.accountId));
     const get = { baseline: await sat("GET /api/weight bare select", load.getWeight("baseline")), gateway: await sat("GET /api/weight gateway", load.getWeight("gateway")) };
@@ -143,12 +156,16 @@ await runBenchmark(async () => {
   const each = (of: (r: Rotation) => { value: number; trusted: boolean }) => overRotations(rotations.map(of));
   const ratio = (a: LoadFigures, b: LoadFigures) => ({ value: a.okPerSec / b.okPerSec, trusted: clean(a) && clean(b) });
   const gatewayRows: Record<string, (r: Rotation) => LoadFigures> = {
-    "POST /api/weight": (r) => r.post.gateway, "GET /api/weight": (r) => r.get.gateway, "POST /api/nutrition/items": (r) => r.postFood.gateway,
+    "POST /api/weight": (r) => r.post.gateway, [`POST /api/weight, ${SPREAD_ACCOUNTS} accounts`]: (r) => r.post.spread, "GET /api/weight": (r) => r.get.gateway, "POST /api/nutrition/items": (r) => r.postFood.gateway,
     "GET /api/dashboard fresh": (r) => r.dashboard.fresh, "GET /api/dashboard 5 000 weigh-ins": (r) => r.dashboard.heavy,
   };
   // Floors and aims of issue 41; "before" is the independent run it records (wrk, everything pinned, 3 rotations).
   const targets: Target[] = [
     { what: "POST /api/weight req/s, gateway / bare insert", today: "0.25x", ...each((r) => ratio(r.post.gateway, r.post.baseline)), floor: 0.4, aim: 0.6, unit: "x" },
+    {
+      what: `POST /api/weight req/s over ${SPREAD_ACCOUNTS} accounts, gateway / bare insert`, today: "not measured",
+      ...each((r) => ratio(r.post.spread, r.post.baseline)), floor: 0.4, aim: 0.6, unit: "x",
+    },
     { what: "GET /api/weight req/s, gateway / bare select", today: "0.53x", ...each((r) => ratio(r.get.gateway, r.get.baseline)), floor: 0.7, aim: 0.9, unit: "x" },
     { what: "POST /api/nutrition/items req/s, gateway / bare insert", today: "0.24x", ...each((r) => ratio(r.postFood.gateway, r.postFood.baseline)), floor: 0.4, aim: 0.6, unit: "x" },
     { what: "GET /api/dashboard req/s, fresh account / bare select", today: "0.21x", ...each((r) => ratio(r.dashboard.fresh, r.get.baseline)), floor: 0.4, aim: 0.6, unit: "x" },

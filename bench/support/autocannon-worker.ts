@@ -3,6 +3,8 @@ import autocannon from "autocannon";
 import type { LoadFigures, LoadSpec } from "./load.ts";
 
 const spec = JSON.parse(process.argv[2] ?? "{}") as LoadSpec;
+const sets = spec.headerSets ?? [];
+let turn = 0;
 const result = await autocannon({
   url: spec.url,
   method: spec.method,
@@ -10,6 +12,9 @@ const result = await autocannon({
   duration: spec.duration,
   ...(spec.headers ? { headers: spec.headers } : {}),
   ...(spec.body !== undefined ? { body: spec.body } : {}),
+  ...(sets.length
+    ? { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...sets[turn++ % sets.length] } }) }] }
+    : {}),
 });
 const figures: LoadFigures = {
   okPerSec: result["2xx"] / result.duration,

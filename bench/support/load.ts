@@ -9,6 +9,8 @@ export interface LoadSpec {
   url: string;
   method: "GET" | "POST" | "PUT";
   headers?: Record<string, string>;
+  /** Headers taken by each request in turn on top of `headers` (an API key per account: writes spread over many). */
+  headerSets?: Record<string, string>[];
   body?: string;
   connections: number;
   /** Seconds. */

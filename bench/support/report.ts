@@ -5,12 +5,13 @@ import { ROOT } from "./services.ts";
 
 /**
  * --duration / --connections / --warmup, and --check (a short run: 3 s phases after 1 s of warm-up unless
- * told otherwise); a `--` that pnpm passes through is ignored.
+ * told otherwise), and a benchmark's own options (`own`, read into `more`); a `--` that pnpm passes through is ignored.
  */
-export const benchOptions = () => {
+export const benchOptions = (own: Record<string, { type: "string"; default: string }> = {}) => {
   const { values } = parseArgs({
     args: process.argv.slice(2).filter((a) => a !== "--"),
     options: {
+      ...own,
       duration: { type: "string" },
       connections: { type: "string", default: "50" },
       warmup: { type: "string" },
@@ -31,6 +32,7 @@ export const benchOptions = () => {
     /** Every phase this many times in turn; a ratio is taken within a rotation, the median of them reported. */
     rotations: num("rotations", values.rotations ?? (short ? "1" : "3"), 1, 10),
     check: short,
+    more: Object.fromEntries(Object.keys(own).map((name) => [name, num(name, String((values as Record<string, unknown>)[name]), 0, 10_000_000)])),
   };
 };
 

@@ -128,10 +128,10 @@ export const startPlatform = async (
     pids,
     addCoach,
     coaches: () => coaches,
-    /** A new account and a full-access key, from the gateway's admin socket (what create-key uses). */
-    account: async (label: string) => {
+    /** A new account and a key (full access unless scopes are given), from the gateway's admin socket (what create-key uses). */
+    account: async (label: string, scopes?: string[]) => {
       const email = `${label}-${randomBytes(3).toString("hex")}@bench.example.com`;
-      const issued = await requestAccountKey(join(dataDir, "gateway-admin.sock"), email);
+      const issued = await requestAccountKey(join(dataDir, "gateway-admin.sock"), email, scopes ? { scopes } : {});
       if (!issued) throw new Error("the gateway's admin socket did not answer");
       return issued;
     },

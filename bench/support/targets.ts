@@ -12,7 +12,7 @@ export interface Target {
   trusted: boolean;
   floor: number;
   aim: number;
-  unit: "x" | "ms" | "MB" | "s";
+  unit: "x" | "ms" | "MB" | "s" | "rows/s";
   /** Smaller is better (latency, memory, a slow-down ratio); otherwise larger is. */
   lower?: boolean;
   /** The floor itself does not pass ("< 100 ms" rather than "<= 1.5x"). */

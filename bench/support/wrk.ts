@@ -14,12 +14,26 @@ export const wrkAvailable =
 
 const luaString = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 
-/** The request as a wrk script: method, headers and body on every request. */
+const luaTable = (headers: Record<string, string>) =>
+  `{ ${Object.entries(headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`).join(", ")} }`;
+
+/** The request as a wrk script: method, headers and body on every request; with header sets, the next set each time. */
 const scriptOf = (spec: LoadSpec) =>
   [
     `wrk.method = ${luaString(spec.method)}`,
     ...Object.entries(spec.headers ?? {}).map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`),
     ...(spec.body === undefined ? [] : [`wrk.body = ${luaString(spec.body)}`]),
+    ...(spec.headerSets?.length
+      ? [
+          `local sets = { ${spec.headerSets.map(luaTable).join(", ")} }`,
+          "local turn = 0",
+          "request = function()",
+          "  turn = turn % #sets + 1",
+          "  for name, value in pairs(sets[turn]) do wrk.headers[name] = value end",
+          "  return wrk.format()",
+          "end",
+        ]
+      : []),
   ].join("\n");
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };

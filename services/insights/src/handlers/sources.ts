@@ -40,16 +40,15 @@ export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string
   // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).
   const end = now + 2 * DAY_MS;
   let found = 0;
-  let copied = false;
   try {
     for (let to = end; to > end - BACKFILL_DAYS * DAY_MS; to -= BACKFILL_STEP_DAYS * DAY_MS) {
       const from = to - BACKFILL_STEP_DAYS * DAY_MS;
       found += await refreshReadings(bus, store, accountId, from, to);
       found += await refreshIntakeDays(bus, store, accountId, utcDay(from), utcDay(to - DAY_MS));
     }
-    copied = true;
   } finally {
     if (found === 0) await store.unmarkBackfilled(accountId);
   }
-  if (copied) store.rememberBackfilled(accountId);
+  // Reached only when the copy succeeded.
+  store.rememberBackfilled(accountId);
 };
