@@ -90,7 +90,7 @@ describe("photographed logs read by the coach's model", () => {
     // No words: placed by the photo's capture time (18:30:12 at UTC+2) less the session.
     expect(workout.startedAt).toBe(Date.parse("2026-11-20T16:00:00Z"));
     expect(fake.received).toHaveLength(1);
-    const [{ body: request }] = fake.received as [{ body: ChatRequest }];
+    const request = fake.received[0]!.body;
     expect(request.model).toBe(MODEL);
     expect(requestKind(request)).toBe("screen");
     expect(request.messages.map((m) => m.role)).toEqual(["system", "user"]);
