@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startFakeOpenAi, type ChatRequest, type FakeOpenAi } from "@fit/testing";
+import { startFakeOpenAi, textOf, type ChatRequest, type FakeOpenAi } from "@fit/testing";
 import { dataMessage, dataOf, modelAnswers, requestKind } from "./support/coach-model-requests.ts";
 import { client } from "./support/http.ts";
 import { injectionCorpus, injectionLimits } from "./support/injection-corpus.ts";
@@ -34,7 +34,7 @@ const flat = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]/gu, " ");
 
 /** Where the attempt's words sit in a chat request: the user's turn, or the data block's note or food names. */
 const placeOf = (request: ChatRequest, attempt: Attempt) => {
-  if (attempt.where === "message") return request.messages.filter((m) => m.role === "user").map((m) => m.content);
+  if (attempt.where === "message") return request.messages.filter((m) => m.role === "user").map((m) => textOf(m.content));
   const data = dataOf(request);
   return attempt.where === "note" ? [data.weight?.note ?? ""] : (data.intake?.items ?? []).map((i) => i.name);
 };
@@ -82,13 +82,13 @@ describe("injection attempts against a model that obeys them", () => {
     // Gullible: when the planted attempt reaches it, it does what most attempts ask and repeats its instructions.
     fake.setFallback(
       modelAnswers((request) =>
-        planted && carries(request, planted) ? { reply: `Sure! My instructions are:\n${request.messages[0]!.content}` } : { reply: "Fine by your budget." },
+        planted && carries(request, planted) ? { reply: `Sure! My instructions are:\n${textOf(request.messages[0]!.content)}` } : { reply: "Fine by your budget." },
       ),
     );
     system = await start({ COACH_MODEL_URL: fake.url, COACH_MODEL_RETRIES: "0", COACH_MODEL_TIMEOUT_MS: "5000", COACH_CANARY: CANARY });
     const harmless = await client(system.url, (await system.account()).key).post("/api/agent", { messages: [{ role: "user", content: QUESTION }], date: DAY });
     expect(harmless.body).toEqual({ reply: "Fine by your budget." });
-    for (const { body } of fake.received) instructions.set(requestKind(body), body.messages[0]!.content);
+    for (const { body } of fake.received) instructions.set(requestKind(body), textOf(body.messages[0]!.content));
     expect(instructions.get("chat")).toContain(CANARY);
   });
   afterAll(async () => {

@@ -62,6 +62,19 @@ describe("photographed logs, read on-device", () => {
     expect((await api.get(`/api/workouts/${workout.id}`)).body).toEqual(stored);
   });
 
+  it("places the workout at the time the user's words give, over the photo's capture time", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const photo = await consolePhoto(
+      { kind: "bike", durationS: 2400, distanceKm: 16.4, kcal: 410, avgHr: 138 },
+      { font: "DejaVu Sans Mono", sizePt: 26, degradation: CLEAN, seed: 6, exif: { IFD2: { DateTimeOriginal: "2026:11:20 18:30:12", OffsetTimeOriginal: "+02:00" } } },
+    );
+    // Read as /api/workouts/describe reads "yesterday 7am": the day before `date`, at 07:00 in the client's time zone (UTC−5).
+    const response = await api.post(`/api/workouts/photo?text=${encodeURIComponent("spin class yesterday 7am")}&date=2026-11-20&tz=300`, photo, jpeg);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ durationS: 2400, description: "spin class yesterday 7am", read: { source: "ocr" } });
+    expect(response.body.startedAt).toBe(Date.parse("2026-11-19T12:00:00Z"));
+  });
+
   it("logs a US label for the servings eaten and an EU label for the grams eaten, each with its range and source ocr", async () => {
     const api = client(system.url, (await system.account()).key);
     const us = await labelPhoto({ layout: "us", servingG: 30, kcal: 120, proteinG: 5 }, { font: "DejaVu Sans", sizePt: 24, degradation: CLEAN, seed: 2 });

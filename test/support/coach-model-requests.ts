@@ -27,7 +27,8 @@ export const requestKind = (request: ChatRequest): string =>
   (request.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ?? "chat";
 
 /** The coach's data message of a chat request (the one that starts with `<data>`), or undefined. */
-export const dataMessage = (request: ChatRequest) => request.messages.find((m) => m.role === "system" && m.content.startsWith(DATA_OPEN));
+export const dataMessage = (request: ChatRequest) =>
+  request.messages.find((m): m is { role: string; content: string } => m.role === "system" && typeof m.content === "string" && m.content.startsWith(DATA_OPEN));
 
 /** The JSON inside the data message; throws when the request has none, so a test cannot pass on its absence. */
 export const dataOf = (request: ChatRequest): DataBlock => {

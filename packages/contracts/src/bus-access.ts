@@ -73,7 +73,7 @@ export const busAccess = {
     buckets: [],
   },
   nutrition: {
-    asks: [coachBus.estimateFoods],
+    asks: [coachBus.estimateFoods, coachBus.readLabelPhoto],
     publishes: Object.values(nutritionEvents),
     consumes: [
       ...Object.values(nutritionItemEvents).map((event) => ({ event, durable: nutritionRollupDurable(event) })),
@@ -84,7 +84,7 @@ export const busAccess = {
     buckets: [],
   },
   workouts: {
-    asks: [coachBus.parseWorkout, coachBus.estimateWorkoutEnergy],
+    asks: [coachBus.parseWorkout, coachBus.estimateWorkoutEnergy, coachBus.readScreenPhoto],
     publishes: Object.values(workoutsEvents),
     consumes: [accountDeletion("workouts")],
     broadcasts: [],

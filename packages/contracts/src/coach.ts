@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint } from "./bus.ts";
 import { accountId, CalendarDate } from "./common.ts";
 import { FoodEstimates } from "./estimates.ts";
+import { LabelFields, MODEL_PHOTO_LIMIT, PhotoRead, ScreenFields } from "./photos.ts";
 import { ActivityType, EnergyEstimate, Exercise } from "./workouts.ts";
 
 export const ChatMessage = z
@@ -42,6 +43,9 @@ export const CoachUsage = z
   })
   .meta({ id: "CoachUsage" });
 
+/** When a described workout happened: days back from the user's today, and the local minute of the day if stated. */
+const WorkoutWhen = z.object({ dayOffset: z.number().int().max(0), minuteOfDay: z.number().int().min(0).max(1439).nullable() });
+
 /** A workout as the coach read it from text; the workouts service places it in time and stores it. */
 export const ParsedWorkout = z.object({
   activityType: ActivityType,
@@ -57,7 +61,7 @@ export const ParsedWorkout = z.object({
   avgPowerW: z.number().nullable(),
   avgCadence: z.number().nullable(),
   exercises: z.array(Exercise),
-  when: z.object({ dayOffset: z.number().int().max(0), minuteOfDay: z.number().int().min(0).max(1439).nullable() }),
+  when: WorkoutWhen,
 });
 export type ParsedWorkout = z.infer<typeof ParsedWorkout>;
 
@@ -72,6 +76,10 @@ const RecordedWorkout = z.object({
 
 export const WorkoutEnergyEstimate = EnergyEstimate.extend({ kcal: z.number().int().nonnegative() });
 export type WorkoutEnergyEstimate = z.infer<typeof WorkoutEnergyEstimate>;
+
+const modelPhoto = z.string().min(1).max(MODEL_PHOTO_LIMIT).meta({ description: "The re-encoded photo (JPEG without metadata), base64." });
+/** The model's reading of a photo; null when the coach has no model, and the photo is read on-device. */
+const photoReading = <F extends z.ZodType>(fields: F) => z.object({ read: PhotoRead, fields }).nullable();
 
 export const coachBus = {
   ask: defineEndpoint({
@@ -102,6 +110,24 @@ export const coachBus = {
     service: "coach",
     request: z.object({ accountId, date: CalendarDate, workouts: z.array(RecordedWorkout).min(1).max(50) }),
     reply: z.object({ estimates: z.array(WorkoutEnergyEstimate.nullable()) }),
+  }),
+  /**
+   * A photographed console or summary screen, read by the model when the coach has one (then metered as a call),
+   * and the time the user's words give (docs/decisions/0084-photos-read-by-the-model.md).
+   */
+  readScreenPhoto: defineEndpoint({
+    subject: "coach.photo.screen.read",
+    service: "coach",
+    request: z.object({ accountId, image: modelPhoto, words: z.string().min(1).max(4000).nullable(), weekday: z.number().int().min(0).max(6) }),
+    /** `when`: the time the words give, read as a described workout's; null when they give none. */
+    reply: z.object({ reading: photoReading(ScreenFields), when: WorkoutWhen.nullable() }),
+  }),
+  /** A photographed nutrition-facts label, read by the model when the coach has one. */
+  readLabelPhoto: defineEndpoint({
+    subject: "coach.photo.label.read",
+    service: "coach",
+    request: z.object({ accountId, image: modelPhoto }),
+    reply: z.object({ reading: photoReading(LabelFields) }),
   }),
   usage: defineEndpoint({ subject: "coach.usage.get", service: "coach", request: z.object({ accountId }), reply: CoachUsage }),
 };

@@ -322,8 +322,10 @@ export const operations = {
     scope: "workouts:write", summary: "Log a workout from a photo of a console or summary screen",
     description: "A JPEG, PNG or WebP photo as the raw body (up to 8 MiB and 50 megapixels): duration, distance, kcal, " +
       "average heart rate and the activity are read from it into the same row as POST /api/workouts/describe (source " +
-      "`manual`, `description` = `text` or the summary read). The start is the photo's capture time (EXIF, its offset) " +
-      "less the duration, else now. `read` holds the text read, its source and the fields read with low confidence. A " +
+      "`manual`, `description` = `text` or the summary read), by the coach's language model when one is configured " +
+      "(`read.source` `model:<name>`), else on-device (`ocr`). The start is the time `text` gives, read as " +
+      "/api/workouts/describe reads it (\"yesterday 7am\"), else the photo's capture time (EXIF, its offset) less the " +
+      "duration, else now. `read` holds the text read, its source and the fields read with low confidence. A " +
       "photo read too poorly, or showing no duration, is a 422 saying what was read and what is missing; nothing is " +
       "logged. The photo and its EXIF are not kept.",
     query: WorkoutPhotoQuery, response: WorkoutFromPhoto, errors: [400, 409, 413, 415, 422, 429, 502, 503, 504], idempotencyKey: true,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LoggedCalendarDate } from "./logged-time.ts";
 import { FoodItemList, Meal } from "./nutrition.ts";
-import { Workout } from "./workouts.ts";
+import { ActivityType, Workout } from "./workouts.ts";
 
 /** The largest photo taken (docs/decisions/0079-photographed-logs.md): a phone's full-size JPEG fits. */
 export const PHOTO_FILE_LIMIT = 8 * 1024 * 1024;
@@ -20,7 +20,7 @@ const tz = z.coerce
 const text = z.string().trim().min(1).max(4000, { error: "text must be 1 to 4000 characters" });
 
 export const WorkoutPhotoQuery = z.object({
-  text: text.optional().meta({ description: "What the user adds in words; stored as the description." }),
+  text: text.optional().meta({ description: "What the user adds in words; stored as the description, and a time in it (\"yesterday 7am\") places the workout." }),
   date: LoggedCalendarDate.optional().meta({ description: "The local day; default the photo's capture day, else the client's today." }),
   tz,
 });
@@ -36,12 +36,38 @@ export const FoodPhotoQuery = z.object({
 /** What was read from the photo and by what: the provenance of every number it gave (docs/decisions/0016). */
 export const PhotoRead = z
   .object({
-    source: z.string().meta({ description: "`ocr` (on-device text recognition) or `model:<name>`." }),
+    source: z.string().meta({ description: "`ocr` (on-device text recognition) or `model:<name>` (the coach's language model read the image)." }),
     text: z.string().meta({ description: "The text that was read, as read." }),
     confidence: z.number().min(0).max(100).meta({ description: "The reader's confidence in the text, 0–100." }),
     lowConfidence: z.array(z.string()).meta({ description: "Fields whose value was read with low confidence or does not fit the others: check them." }),
   })
   .meta({ id: "PhotoRead" });
+export type PhotoRead = z.infer<typeof PhotoRead>;
 
 export const WorkoutFromPhoto = Workout.extend({ read: PhotoRead }).meta({ id: "WorkoutFromPhoto" });
 export const FoodFromPhoto = z.object({ items: FoodItemList, read: PhotoRead }).meta({ id: "FoodFromPhoto" });
+
+/**
+ * The most base64 characters of a photo sent to the coach's model over the bus: a question must fit in one NATS
+ * message (1 MiB by default) with room for the rest of it (docs/decisions/0084-photos-read-by-the-model.md).
+ */
+export const MODEL_PHOTO_LIMIT = 700_000;
+
+/** What a console or summary screen showed, as the on-device parser or the model read it; null where it showed nothing. */
+export const ScreenFields = z.object({
+  activityType: ActivityType,
+  durationS: z.number().int().positive().nullable(),
+  distanceM: z.number().nonnegative().nullable(),
+  energyKcal: z.number().nonnegative().nullable(),
+  avgHr: z.number().nonnegative().nullable(),
+});
+export type ScreenFields = z.infer<typeof ScreenFields>;
+
+const perBasis = z.number().nonnegative().nullable();
+/** A nutrition-facts label's values per 100 g (EU) or per serving (US), and its serving size when shown. */
+export const LabelFields = z.object({
+  basis: z.enum(["100g", "serving"]),
+  values: z.object({ kcal: perBasis, proteinG: perBasis, fatG: perBasis, carbsG: perBasis }),
+  servingG: perBasis,
+});
+export type LabelFields = z.infer<typeof LabelFields>;

@@ -2,9 +2,12 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A part of a user turn that is not plain text: text, or an image input (`image_url`, often a data: URL). */
+export type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: string } };
+
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string | ContentPart[] }[];
   response_format?: unknown;
   max_tokens?: number;
   max_completion_tokens?: number;
@@ -52,14 +55,28 @@ const newId = (prefix: string) => `${prefix}${randomBytes(12).toString("hex")}`;
 /** The same rough rule OpenAI's docs give: one token is about four characters of English. */
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-const contentText = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content ?? ""));
+/** What OpenAI counts for an image at high detail, 768 × 768 (four tiles of 170 plus 85): a stand-in for any image. */
+const IMAGE_TOKENS = 765;
+
+/** The text of a turn, its image inputs left out (the usage counts each as IMAGE_TOKENS, not by its base64). */
+export const textOf = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((part: ContentPart) => (part.type === "text" ? part.text : "")).join("")
+      : JSON.stringify(content ?? "");
+
+/** The image inputs of a request's turns, in order: each part's `image_url.url`. */
+export const imageInputs = (request: ChatRequest): string[] =>
+  request.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.flatMap((part) => (part.type === "image_url" ? [part.image_url.url] : [])) : []));
 
 const openAiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
   error: { message, type, param, code },
 });
 
 const completion = (request: ChatRequest, message: { content: string | null; refusal: string | null }, usage?: { prompt_tokens: number; completion_tokens: number }) => {
-  const promptTokens = usage?.prompt_tokens ?? estimateTokens(request.messages.map((m) => contentText(m.content)).join(""));
+  const promptTokens =
+    usage?.prompt_tokens ?? estimateTokens(request.messages.map((m) => textOf(m.content)).join("")) + IMAGE_TOKENS * imageInputs(request).length;
   const completionTokens = usage?.completion_tokens ?? estimateTokens(message.content ?? message.refusal ?? "");
   return {
     id: newId("chatcmpl-"),

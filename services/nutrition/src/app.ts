@@ -41,7 +41,7 @@ export const buildNutrition = ({ config, ...shared }: ServiceDependencies<Nutrit
         describeRoutes(context, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         totalRoutes(context);
         const ocr = createOcrPool({ threads: config.PHOTO_THREADS, queue: config.PHOTO_QUEUE });
-        photoRoute(context, ocr);
+        photoRoute(context, ocr, { coachTimeoutMs: config.COACH_TIMEOUT_MS });
         return [
           { stop: ocr.close },
           ...serveNutritionQueries(context.bus, context.store),

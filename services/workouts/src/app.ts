@@ -33,7 +33,7 @@ export const buildWorkouts = ({ config, ...shared }: ServiceDependencies<Workout
         const reader = createActivityFileReader({ threads: config.WORKOUTS_IMPORT_THREADS, queue: config.WORKOUTS_IMPORT_QUEUE });
         importRoute(context, reader, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
         const ocr = createOcrPool({ threads: config.PHOTO_THREADS, queue: config.PHOTO_QUEUE });
-        photoRoute(context, ocr, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
+        photoRoute(context, ocr, { coachTimeoutMs: config.COACH_TIMEOUT_MS, estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS });
         return [
           ...serveWorkoutQueries(context.bus, context.store),
           ...serveWorkoutImport(context, { estimateTimeoutMs: config.COACH_ESTIMATE_TIMEOUT_MS }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeOpenAi, startFakeOpenAi } from "../../src/fake-openai.ts";
+import { type FakeOpenAi, imageInputs, startFakeOpenAi, textOf } from "../../src/fake-openai.ts";
 
 const apiKey = "sk-test-fixture-key";
 
@@ -53,6 +53,14 @@ describe("fake OpenAI server", () => {
     expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(5);
   });
 
+  it("keeps a turn's image inputs for the test to read, and counts each image as an image, not by its base64", async () => {
+    const image = `data:image/jpeg;base64,${"A".repeat(40_000)}`;
+    const content = [{ type: "text", text: "y".repeat(8) }, { type: "image_url", image_url: { url: image } }];
+    const body = await completionOf(await postChat(fake, { model: "gpt-test", messages: [{ role: "user", content }] }));
+    expect(imageInputs(fake.received[0]!.body)).toEqual([image]);
+    expect(body.usage).toMatchObject({ prompt_tokens: 2 + 765 });
+  });
+
   it("reports the usage a behaviour gives instead of the estimate", async () => {
     fake.enqueue({ reply: "ok", usage: { prompt_tokens: 120, completion_tokens: 30 } });
     const body = await completionOf(await postChat(fake));
@@ -61,7 +69,7 @@ describe("fake OpenAI server", () => {
 
   it("consumes queued behaviours in order, then lets the fallback decide from the request, then replies ok after a reset", async () => {
     fake.enqueue({ reply: "first" }, { reply: "second" });
-    fake.setFallback((request) => ({ reply: `echo: ${request.messages[0]?.content}` }));
+    fake.setFallback((request) => ({ reply: `echo: ${textOf(request.messages[0]?.content)}` }));
 
     expect(await replyOf(await postChat(fake))).toBe("first");
     expect(await replyOf(await postChat(fake))).toBe("second");
@@ -111,7 +119,7 @@ describe("fake OpenAI server", () => {
 
   it("waits out 50 concurrent delayed requests together, not one after another", async () => {
     const delayMs = 500;
-    fake.setFallback((request) => ({ delayMs, then: { reply: `done ${request.messages[0]?.content}` } }));
+    fake.setFallback((request) => ({ delayMs, then: { reply: `done ${textOf(request.messages[0]?.content)}` } }));
     const started = performance.now();
     const replies = await Promise.all(Array.from({ length: 50 }, async (_, i) => replyOf(await postChat(fake, chatBody(String(i))))));
     const elapsed = performance.now() - started;

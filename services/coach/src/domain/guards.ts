@@ -11,9 +11,15 @@ export const skeleton = (text: string): string => text.normalize("NFKC").toLower
 export const repeatsCanary = (reply: string, canary: string): boolean => skeleton(reply).includes(skeleton(canary));
 
 /**
- * What one metered call holds against the day's tokens before it runs: the answer's ceiling plus its prompt at three
- * characters a token (fewer than a tokenizer's usual four, so the estimate errs high), never more than the day
- * allows. The call settles to what the model reports it used.
+ * What one image input costs at most: OpenAI's high detail counts 170 tokens per 512-pixel tile of the image scaled to
+ * 768 pixels on its short side, plus 85; a photo sent at up to 1568 pixels long is at most six tiles.
  */
-export const tokenReservation = ({ maxTokens, promptChars, tokensPerDay }: { maxTokens: number; promptChars: number; tokensPerDay: number }): number =>
-  Math.min(maxTokens + Math.ceil(promptChars / 3), tokensPerDay);
+const IMAGE_TOKENS = 6 * 170 + 85;
+
+/**
+ * What one metered call holds against the day's tokens before it runs: the answer's ceiling plus its prompt at three
+ * characters a token (fewer than a tokenizer's usual four, so the estimate errs high) and its images, never more
+ * than the day allows. The call settles to what the model reports it used.
+ */
+export const tokenReservation = ({ maxTokens, promptChars, images = 0, tokensPerDay }: { maxTokens: number; promptChars: number; images?: number; tokensPerDay: number }): number =>
+  Math.min(maxTokens + Math.ceil(promptChars / 3) + images * IMAGE_TOKENS, tokensPerDay);

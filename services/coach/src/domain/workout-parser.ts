@@ -66,3 +66,12 @@ export const parseWorkout = (text: string, options: { weekday?: number } = {}): 
     when,
   };
 };
+
+/**
+ * The time words give, read as a described workout's (`parseWorkout`'s `when`): null when they name no day before
+ * today and no time of day, so that a photo's own capture time places it instead.
+ */
+export const statedWhen = (text: string, weekday: number): WorkoutWhen | null => {
+  const { when } = parseWorkout(text, { weekday });
+  return when.dayOffset === 0 && when.minuteOfDay === null ? null : when;
+};

@@ -6,13 +6,16 @@ import type { CoachConfig } from "../config.ts";
 import { estimatorReply } from "../domain/coach-reply.ts";
 import { sum } from "../domain/numbers.ts";
 import { estimateFoods as estimateFoodsFromDatabase } from "../domain/food-estimator.ts";
-import { foodFromModel, foodInstructions, ModelFoods, ModelWorkout, normalizeText, workoutInstructions } from "../domain/model-formats.ts";
+import {
+  foodFromModel, foodInstructions, labelFromModel, labelInstructions, ModelFoods, ModelLabel, ModelScreen, ModelWorkout, normalizeText,
+  screenFromModel, screenInstructions, workoutInstructions,
+} from "../domain/model-formats.ts";
 import { dataMessage, historyTurns, systemPrompt } from "../domain/prompt.ts";
 import { repeatsCanary, tokenReservation } from "../domain/guards.ts";
 import { betterOptionFoods, judgeFood, optionsFrom } from "../domain/verdict.ts";
 import { completeWorkout } from "../domain/workout-completion.ts";
 import { estimateWorkoutEnergy } from "../domain/workout-energy.ts";
-import { parseWorkout as parseWorkoutFromText } from "../domain/workout-parser.ts";
+import { parseWorkout as parseWorkoutFromText, statedWhen } from "../domain/workout-parser.ts";
 import type { ModelAnswer } from "../model/model-client.ts";
 import type { Store } from "../store/store.ts";
 import { createGate, reserveCall } from "./capacity.ts";
@@ -29,7 +32,7 @@ type RecordedWorkout = { activityType: ActivityType; durationS: number; distance
 type Foods = { items: FoodEstimate[]; unrecognized: string[] };
 
 /** The longest fixed instructions a call sends (the coach's system prompt and data framing count as this much). */
-const INSTRUCTIONS_CHARS = Math.max(foodInstructions.length, workoutInstructions.length, systemPrompt("").length);
+const INSTRUCTIONS_CHARS = Math.max(...[foodInstructions, workoutInstructions, screenInstructions, labelInstructions, systemPrompt("")].map((text) => text.length));
 
 /**
  * Everything that may call a language model: estimating food, reading a workout, answering a question. With no
@@ -56,15 +59,15 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
   /**
    * A call holds its most likely cost (the answer's ceiling plus its prompt) against the day's tokens before it runs,
    * so calls racing for the end of a quota cannot all pass, then settles to what the model reports; a failed call
-   * releases its hold. `prompt` is what the call sends the model beyond the fixed instructions.
+   * releases its hold. `prompt` is what the call sends the model beyond the fixed instructions, `images` the images it sends.
    */
-  const metered = <T>(accountId: string, prompt: string[], work: () => Promise<ModelAnswer<T>>) =>
+  const metered = <T>(accountId: string, prompt: string[], work: () => Promise<ModelAnswer<T>>, images = 0) =>
     gate(async () => {
       const startedAt = Date.now();
       // On the day the call was counted, even if it ends after midnight.
       const day = utcDay(startedAt);
       const promptChars = sum(prompt, (text) => text.length) + INSTRUCTIONS_CHARS;
-      const reserved = model ? tokenReservation({ maxTokens: config.COACH_MAX_TOKENS, promptChars, tokensPerDay: limits.tokensPerDay }) : 0;
+      const reserved = model ? tokenReservation({ maxTokens: config.COACH_MAX_TOKENS, promptChars, images, tokensPerDay: limits.tokensPerDay }) : 0;
       await reserveCall(store, accountId, limits, reserved, startedAt);
       let used = 0;
       try {
@@ -107,6 +110,24 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
     return { value: { items: answer.value.items.map((i) => foodFromModel(i, model.name)), unrecognized: answer.value.unrecognized }, tokens: answer.tokens };
   };
 
+  /**
+   * The model's reading of a photo (the re-encoded JPEG, base64) as an image input, as one metered call; the same image
+   * is read once a day, so a photo read again (a preview, then its log) gives the same numbers.
+   */
+  const readPhoto = <S extends z.ZodType>(client: NonNullable<typeof model>, accountId: string, kind: "screen" | "label", image: string, schema: S, instructions: string) =>
+    metered(
+      accountId,
+      [],
+      () =>
+        cachedModelCall(accountId, `${kind}-photo`, createHash("sha256").update(image).digest("hex"), schema, () =>
+          client.structured(kind, schema, [
+            { role: "system", content: instructions },
+            { role: "user", content: [{ type: "image_url", image_url: { url: `data:image/jpeg;base64,${image}` } }] },
+          ]),
+        ),
+      1,
+    );
+
   return {
     estimator: model ? `model:${model.name}` : "database",
     limits,
@@ -125,6 +146,16 @@ export const createCoach = async ({ config, store, bus, log }: { config: CoachCo
         if ("refusal" in completion) throw new AppError("validation", completion.refusal.message, completion.refusal.hint);
         return { value: completion.workout, tokens: read.tokens };
       }),
+
+    /** Without a model nothing reads the photo here (the service reads it on-device) and nothing is metered. */
+    readScreenPhoto: async ({ accountId, image, words, weekday }: { accountId: string; image: string; words: string | null; weekday: number }) => ({
+      reading: model && screenFromModel(await readPhoto(model, accountId, "screen", image, ModelScreen, screenInstructions), model.name),
+      when: words === null ? null : statedWhen(words, weekday),
+    }),
+
+    readLabelPhoto: async ({ accountId, image }: { accountId: string; image: string }) => ({
+      reading: model && labelFromModel(await readPhoto(model, accountId, "label", image, ModelLabel, labelInstructions), model.name),
+    }),
 
     /** The table's estimate for recorded workouts, with the account's weight on `date`; no model, no quota. */
     estimateWorkoutEnergy: async ({ accountId, date, workouts }: { accountId: string; date: string; workouts: RecordedWorkout[] }) => {

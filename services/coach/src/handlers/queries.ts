@@ -9,6 +9,8 @@ export const serveCoachQueries = (bus: Bus, coach: Coach, store: Store) => [
   bus.serve(coachBus.estimateFoods, (request) => coach.estimateFoods(request)),
   bus.serve(coachBus.parseWorkout, (request) => coach.parseWorkout(request)),
   bus.serve(coachBus.estimateWorkoutEnergy, (request) => coach.estimateWorkoutEnergy(request)),
+  bus.serve(coachBus.readScreenPhoto, (request) => coach.readScreenPhoto(request)),
+  bus.serve(coachBus.readLabelPhoto, (request) => coach.readLabelPhoto(request)),
   bus.serve(coachBus.usage, async ({ accountId }) => {
     const date = utcDay(Date.now());
     return { date, ...(await store.usage(accountId, date)), limits: coach.limits, estimator: coach.estimator };

@@ -13,10 +13,10 @@ export interface ModelSettings {
   maxTokens: number;
 }
 
-export interface ChatTurn {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+/** A turn of text; the user's may also carry an image (a data: URL), which a vision-capable model reads. */
+export type ChatTurn =
+  | { role: "system" | "assistant"; content: string }
+  | { role: "user"; content: string | ({ type: "text"; text: string } | { type: "image_url"; image_url: { url: string } })[] };
 
 export interface ModelAnswer<T> {
   value: T;

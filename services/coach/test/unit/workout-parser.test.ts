@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { completeWorkout } from "../../src/domain/workout-completion.ts";
-import { type ParsedWorkout, parseWorkout } from "../../src/domain/workout-parser.ts";
+import { type ParsedWorkout, parseWorkout, statedWhen } from "../../src/domain/workout-parser.ts";
 import { whyImpossible } from "../../src/domain/workout-plausibility.ts";
 
 type Expected = Partial<Omit<ParsedWorkout, "exercises">> & { exercises?: Partial<ParsedWorkout["exercises"][number]>[] };
@@ -224,5 +224,14 @@ describe("parseWorkout", () => {
     const start = performance.now();
     parseWorkout(text);
     expect(performance.now() - start).toBeLessThan(1_000);
+  });
+});
+
+describe("the time a photographed workout's words give", () => {
+  it("is the described workout's when, and null when the words name no earlier day and no time of day", () => {
+    expect(statedWhen("yesterday 7am", 3)).toEqual({ dayOffset: -1, minuteOfDay: 420 });
+    expect(statedWhen("spin class this evening", 3)).toEqual({ dayOffset: 0, minuteOfDay: 1140 });
+    expect(statedWhen("on monday", 3)).toEqual({ dayOffset: -2, minuteOfDay: null });
+    expect(statedWhen("legs heavy, 5 km at 5:30/km", 3)).toBeNull();
   });
 });

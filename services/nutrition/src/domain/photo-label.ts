@@ -1,17 +1,7 @@
-import type { FoodEstimate } from "@fit/contracts";
+import type { FoodEstimate, LabelFields } from "@fit/contracts";
 import { fixDigits, type ReadLine } from "@fit/photos";
 
-/** kcal and protein as a label states them, per 100 g (EU) or per serving (US). */
-interface Per {
-  kcal: number | null;
-  proteinG: number | null;
-  fatG: number | null;
-  carbsG: number | null;
-}
-export interface LabelReading {
-  basis: "100g" | "serving";
-  values: Per;
-  servingG: number | null;
+export interface LabelReading extends LabelFields {
   /** Fields read from an unsure line, or that do not fit the others. */
   lowConfidence: string[];
   /** What the amount eaten needs and the label did not show. */
@@ -49,7 +39,7 @@ export const readLabel = (lines: readonly ReadLine[]): LabelReading => {
   const fixed = lines.map((line) => ({ text: fixDigits(line.text), confidence: line.confidence }));
   const all = fixed.map((line) => line.text).join("\n");
   const basis = /per\s*100\s*[g9]|100\s*g\b/i.test(all) && !/calories\s+\d/i.test(all) ? "100g" : "serving";
-  const values: Per = { kcal: null, proteinG: null, fatG: null, carbsG: null };
+  const values: LabelFields["values"] = { kcal: null, proteinG: null, fatG: null, carbsG: null };
   let servingG: number | null = null;
   const unsure = new Set<string>();
   const flagIfUnsure = (field: string, confidence: number) => confidence < SURE_LINE && unsure.add(field);
@@ -73,19 +63,30 @@ export const readLabel = (lines: readonly ReadLine[]): LabelReading => {
       flagIfUnsure("proteinG", confidence);
     }
   }
+  return checkLabel({ basis, values, servingG }, unsure);
+};
+
+/**
+ * A label's values however they were read (on-device, or by the model with the fields it was unsure of): the
+ * macros' energy cannot pass the total, nor protein 100 g per 100 g; a value that fails is left out and flagged,
+ * so the amount eaten cannot be computed from it.
+ */
+export const checkLabel = ({ basis, values: read, servingG }: LabelFields, unsure: Iterable<string>): LabelReading => {
+  const values = { ...read };
+  const flagged = new Set(unsure);
   const { kcal, proteinG, fatG, carbsG } = values;
   // Atwater: the macros' energy cannot pass the stated total by more than rounding and fibre allow.
   const macroKcal = 4 * (proteinG ?? 0) + 9 * (fatG ?? 0) + 4 * (carbsG ?? 0);
   if (kcal !== null && (kcal > (basis === "100g" ? 900 : 3000) || macroKcal > kcal * 1.15 + 5)) {
-    unsure.add("kcal").add("proteinG");
+    flagged.add("kcal").add("proteinG");
     Object.assign(values, { kcal: null, proteinG: null, fatG: null, carbsG: null });
   }
   if (basis === "100g" && proteinG !== null && proteinG > 100) {
-    unsure.add("proteinG");
+    flagged.add("proteinG");
     values.proteinG = null;
   }
   const missing = [values.kcal === null ? "energy (kcal or kJ)" : null, values.proteinG === null ? "protein" : null].filter((m) => m !== null);
-  return { basis, values, servingG, lowConfidence: [...unsure], missing };
+  return { basis, values, servingG, lowConfidence: [...flagged], missing };
 };
 
 /** Declared values may differ from the food by ±20 % (EU and US label tolerances): the estimate's range. */

@@ -1,36 +1,36 @@
-import { AppError, operations, utcDay } from "@fit/contracts";
-import { preparePhoto, type OcrPool } from "@fit/photos";
+import { AppError, coachBus, operations, utcDay } from "@fit/contracts";
+import { modelImage, preparePhoto, readPhoto, type OcrPool } from "@fit/photos";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
 import { itemsFromEstimates } from "../domain/described-meal.ts";
-import { labelEstimate, readLabel } from "../domain/photo-label.ts";
+import { checkLabel, labelEstimate, readLabel } from "../domain/photo-label.ts";
 import type { Store } from "../store/store.ts";
-
-/** Below this overall confidence the text read is not used at all (tesseract's 0–100). */
-const MIN_CONFIDENCE = 45;
 
 const unreadable = (missing: string, text: string) =>
   new AppError("unprocessable", `the label could not be logged: missing ${missing}`, `read: ${JSON.stringify(text.trim().slice(0, 1000))}`);
 
 /**
- * Photo of a nutrition-facts label → bounds checked and re-encoded (@fit/photos) → text read on a reading thread →
- * the label's values (domain/photo-label.ts) for the amount eaten → logged like a described food, with its range and
- * source `ocr` (docs/decisions/0079-photographed-logs.md). The photo is not kept.
+ * Photo of a nutrition-facts label → bounds checked and re-encoded (@fit/photos) → read by the coach's model when it
+ * has one, else on a reading thread → the label's values, checked (domain/photo-label.ts), for the amount eaten →
+ * logged like a described food, with its range and source `ocr` or `model:<name>`
+ * (docs/decisions/0079-photographed-logs.md, docs/decisions/0084-photos-read-by-the-model.md). The photo is not kept.
  */
-export const photoRoute = ({ app, store, relay }: ServiceContext<Store>, ocr: OcrPool) => {
+export const photoRoute = ({ app, store, relay, bus }: ServiceContext<Store>, ocr: OcrPool, { coachTimeoutMs }: { coachTimeoutMs: number }) => {
   serveOperation(app, operations.logFoodPhoto, async ({ body, query, caller, record }) => {
     if (!Buffer.isBuffer(body)) throw new AppError("unsupported_media_type", "send the photo as the raw body: image/jpeg, image/png or image/webp");
+    const { accountId } = caller;
     const photo = await preparePhoto(body);
-    const read = await ocr.read(photo.png);
-    if (read.confidence < MIN_CONFIDENCE) throw unreadable("a label read surely", read.text);
-    const label = readLabel(read.lines);
-    const estimate = labelEstimate(label, query, "ocr");
+    const { reading } = await bus.request(coachBus.readLabelPhoto, { accountId, image: await modelImage(photo.png) }, { timeoutMs: coachTimeoutMs });
+    const { read, ...label } = await readPhoto(photo.png, {
+      reading, ocr, fromText: readLabel, fromFields: checkLabel,
+      unreadable: (text) => unreadable("a label read surely", text),
+    });
+    const estimate = labelEstimate(label, query, read.source);
     if ("missing" in estimate) throw unreadable(estimate.missing.join(", "), read.text);
-    const readBack = { source: "ocr", text: read.text, confidence: read.confidence, lowConfidence: label.lowConfidence };
     const date = query.date ?? utcDay(Date.now());
-    const items = await store.addItems(itemsFromEstimates([estimate], { accountId: caller.accountId, date, meal: query.meal ?? null }), (views) =>
-      record({ items: views, read: readBack }),
+    const items = await store.addItems(itemsFromEstimates([estimate], { accountId, date, meal: query.meal ?? null }), (views) =>
+      record({ items: views, read }),
     );
     relay.kick();
-    return { items, read: readBack };
+    return { items, read };
   });
 };

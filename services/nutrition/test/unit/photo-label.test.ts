@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelEstimate, readLabel } from "../../src/domain/photo-label.ts";
+import { checkLabel, labelEstimate, readLabel } from "../../src/domain/photo-label.ts";
 
 const lines = (text: string, confidence = 92) => text.split("\n").map((line) => ({ text: line, confidence }));
 
@@ -25,5 +25,15 @@ describe("a nutrition label's text", () => {
     const wrong = readLabel(lines("Serving size (72g)\nCalories 317\nTotal Fat 8g\nProtein 79g"));
     expect(wrong.values).toMatchObject({ kcal: null, proteinG: null });
     expect(labelEstimate(wrong, {}, "ocr")).toHaveProperty("missing");
+  });
+});
+
+describe("a label the model read", () => {
+  it("passes the same checks: macros past the energy leave energy and protein out, and the amount cannot be computed", () => {
+    const values = { kcal: 120, proteinG: 5, fatG: 8, carbsG: null };
+    expect(checkLabel({ basis: "serving", values, servingG: 30 }, ["fatG"])).toEqual({ basis: "serving", values, servingG: 30, lowConfidence: ["fatG"], missing: [] });
+    const wrong = checkLabel({ basis: "100g", values: { ...values, fatG: 40 }, servingG: null }, []);
+    expect(wrong).toMatchObject({ values: { kcal: null, proteinG: null }, missing: ["energy (kcal or kJ)", "protein"] });
+    expect(labelEstimate(wrong, { grams: 40 }, "model:m")).toEqual({ missing: ["energy (kcal or kJ)", "protein"] });
   });
 });

@@ -1,14 +1,8 @@
 import { fixDigits, type ReadLine } from "@fit/photos";
-import type { ActivityType } from "@fit/contracts";
+import type { ActivityType, ScreenFields } from "@fit/contracts";
 
 /** What a console or summary screen showed; null where it showed nothing readable. */
-export interface ScreenWorkout {
-  activityType: ActivityType;
-  durationS: number | null;
-  distanceM: number | null;
-  energyKcal: number | null;
-  avgHr: number | null;
-}
+type ScreenWorkout = ScreenFields;
 export interface ScreenReading {
   workout: ScreenWorkout;
   /** Fields read from a line the reader was unsure of, or whose value does not fit the others. */
@@ -108,12 +102,21 @@ export const readScreen = (lines: readonly ReadLine[]): ScreenReading => {
     take("energyKcal", kcal ? Number(kcal[1]) : null, line.confidence);
     take("durationS", durationOf(line.text), line.confidence);
   }
-  // A value that does not fit the others is a misread: left out and flagged, never logged as it stands.
+  return checkScreen(workout, unsure);
+};
+
+/**
+ * A screen's fields however they were read (on-device, or by the model with the fields it was unsure of): a value
+ * that does not fit the others is a misread, left out and flagged, never logged as it stands.
+ */
+export const checkScreen = (read: ScreenWorkout, unsure: Iterable<string>): ScreenReading => {
+  const workout = { ...read };
+  const flagged = new Set(unsure);
   for (const field of plausible(workout)) {
     workout[field] = null;
-    unsure.add(field);
+    flagged.add(field);
   }
-  return { workout, lowConfidence: [...unsure] };
+  return { workout, lowConfidence: [...flagged].filter((field): field is keyof ScreenWorkout => field in workout) };
 };
 
 const MINUTE_MS = 60_000;

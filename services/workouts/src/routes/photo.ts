@@ -1,39 +1,49 @@
 import { randomUUID } from "node:crypto";
 import { AppError, coachBus, operations, refuseIfTooFarAhead, utcDay, type ParsedWorkout } from "@fit/contracts";
-import { preparePhoto, type OcrPool } from "@fit/photos";
+import { modelImage, preparePhoto, readPhoto, type OcrPool } from "@fit/photos";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import { localDay, startOfDescribedWorkout } from "../domain/placement.ts";
-import { photoSummary, readScreen, startOfPhotographed } from "../domain/photo-workout.ts";
+import { localDay, startOfDescribedWorkout, weekdayOf } from "../domain/placement.ts";
+import { checkScreen, photoSummary, readScreen, startOfPhotographed } from "../domain/photo-workout.ts";
 import { defaultSummary, describedWorkout } from "../domain/workout-rows.ts";
 import type { Store } from "../store/store.ts";
-
-/** Below this overall confidence the text read is not used at all (tesseract's 0–100). */
-const MIN_CONFIDENCE = 45;
 
 /** The 422 of a photo that gave no workout: what was read, and what is missing, so the person can fix or type it. */
 const unreadable = (missing: string, text: string) =>
   new AppError("unprocessable", `the photo did not show a workout that can be logged: ${missing}`, `read: ${JSON.stringify(text.trim().slice(0, 1000))}`);
 
 /**
- * Photo → bounds checked and re-encoded (@fit/photos) → text read on a reading thread → the screen's fields
- * (domain/photo-workout.ts) → the coach's energy estimate when the screen shows none → stored as a described
- * workout is (docs/decisions/0079-photographed-logs.md). The photo is not workout.
+ * Photo → bounds checked and re-encoded (@fit/photos) → read by the coach's model when it has one, else on a
+ * reading thread → the screen's fields, checked (domain/photo-workout.ts) → placed at the time the words give, else
+ * when the photo was taken, else now → the coach's energy estimate when the screen shows none → stored as a
+ * described workout is (docs/decisions/0079-photographed-logs.md, docs/decisions/0084-photos-read-by-the-model.md).
+ * The photo is not kept.
  */
-export const photoRoute = ({ app, store, relay, bus }: ServiceContext<Store>, ocr: OcrPool, { estimateTimeoutMs }: { estimateTimeoutMs: number }) => {
+export const photoRoute = (
+  { app, store, relay, bus }: ServiceContext<Store>,
+  ocr: OcrPool,
+  { coachTimeoutMs, estimateTimeoutMs }: { coachTimeoutMs: number; estimateTimeoutMs: number },
+) => {
   serveOperation(app, operations.logWorkoutPhoto, async ({ body, query, caller, record }) => {
     if (!Buffer.isBuffer(body)) throw new AppError("unsupported_media_type", "send the photo as the raw body: image/jpeg, image/png or image/webp");
     const { accountId } = caller;
-    const photo = await preparePhoto(body);
-    const read = await ocr.read(photo.png);
-    if (read.confidence < MIN_CONFIDENCE) throw unreadable("the text could not be read surely", read.text);
-    const { workout, lowConfidence } = readScreen(read.lines);
-    const { durationS } = workout;
-    if (durationS === null) throw unreadable("no duration (e.g. TIME 30:12)", read.text);
-
     const now = Date.now();
     const tz = query.tz ?? 0;
     const date = query.date ?? localDay(now, tz);
+    const photo = await preparePhoto(body);
+    const { reading, when } = await bus.request(
+      coachBus.readScreenPhoto,
+      { accountId, image: await modelImage(photo.png), words: query.text ?? null, weekday: weekdayOf(date) },
+      { timeoutMs: coachTimeoutMs },
+    );
+    const { workout, read: readBack } = await readPhoto(photo.png, {
+      reading, ocr, fromText: readScreen, fromFields: checkScreen,
+      unreadable: (text) => unreadable("the text could not be read surely", text),
+    });
+    const { durationS } = workout;
+    if (durationS === null) throw unreadable("no duration (e.g. TIME 30:12)", readBack.text);
+
     const startedAt =
+      (when && startOfDescribedWorkout({ date, tz, now, when, durationS })) ??
       startOfPhotographed(photo.takenAt, { tz, durationS }) ??
       startOfDescribedWorkout({ date, tz, now, when: { dayOffset: 0, minuteOfDay: null }, durationS });
     refuseIfTooFarAhead(startedAt, "the photographed workout's start", now);
@@ -60,7 +70,6 @@ export const photoRoute = ({ app, store, relay, bus }: ServiceContext<Store>, oc
       when: { dayOffset: 0, minuteOfDay: null },
     };
     const text = query.text ?? photoSummary(summary, workout);
-    const readBack = { source: "ocr", text: read.text, confidence: read.confidence, lowConfidence };
     const logged = await store.addWorkout(
       describedWorkout({ id: randomUUID(), accountId }, parsed, { text, startedAt }),
       (answer) => record({ ...answer, read: readBack }),

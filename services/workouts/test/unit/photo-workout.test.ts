@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readScreen, startOfPhotographed } from "../../src/domain/photo-workout.ts";
+import { checkScreen, readScreen, startOfPhotographed } from "../../src/domain/photo-workout.ts";
 
 const lines = (text: string, confidence = 92) => text.split("\n").map((line) => ({ text: line, confidence }));
 
@@ -27,5 +27,13 @@ describe("a console screen's text", () => {
     expect(startOfPhotographed({ localMs, offsetMin: 120 }, { tz: 0, durationS: 1800 })).toBe(Date.parse("2026-11-20T16:00:00Z"));
     expect(startOfPhotographed({ localMs, offsetMin: null }, { tz: 300, durationS: 1800 })).toBe(Date.parse("2026-11-20T23:00:00Z"));
     expect(startOfPhotographed(null, { tz: 0, durationS: 1800 })).toBeNull();
+  });
+});
+
+describe("a screen the model read", () => {
+  it("keeps the fields the model was unsure of flagged, and leaves out one that does not fit the others as OCR's would be", () => {
+    const read = checkScreen({ activityType: "run", durationS: 1800, distanceM: 5000, energyKcal: 300, avgHr: 400 }, ["energyKcal", "not-a-field"]);
+    expect(read.workout).toEqual({ activityType: "run", durationS: 1800, distanceM: 5000, energyKcal: 300, avgHr: null });
+    expect(read.lowConfidence.sort()).toEqual(["avgHr", "energyKcal"]);
   });
 });
