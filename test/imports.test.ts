@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { buildImports, loadImportsConfig } from "@fit/imports";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
+import { declareEntries, declareSizes, renamed, zipOf } from "../services/imports/test/support/archive.ts";
 import { client } from "./support/http.ts";
 import { startServiceProcess } from "./support/service-process.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -54,6 +55,30 @@ const undo = async (api: Api, id: string) => {
     return body.state === "undone" ? ImportSummary.parse(body) : undefined;
   }, 30_000);
 };
+
+/** The chunks stored for one import (its upload and any archive entry inflated from it), or for all of them. */
+const chunksOf = async (importId: string) => {
+  const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM imports.import_chunk WHERE import_id = $1", [importId])).rows[0]!.n;
+  } finally {
+    await db.end();
+  }
+};
+const allChunks = async () => {
+  const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM imports.import_chunk")).rows[0]!.n;
+  } finally {
+    await db.end();
+  }
+};
+
+/** Billion laughs, abridged: an export.xml whose document type declares entities. */
+const entityBomb = () => `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n` +
+  `<HealthData>${appleRecord("BodyMass", "kg", 80, Date.UTC(2024, 2, 1))}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;
 
 /** Every weigh-in of the account, oldest first. */
 const weighIns = async (api: Api) => {
@@ -190,17 +215,123 @@ describe("Apple Health exports", () => {
     expect(await weighIns(api)).toEqual([]);
   });
 
-  it("refuses a document declaring entities (the import fails, nothing written) and a zip at upload", async () => {
+  it("refuses a document declaring entities: the import fails, nothing written", async () => {
     const api = client(system.url, (await system.account()).key);
-    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<HealthData>${appleRecord("BodyMass", "kg", 80, T)}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;
-    const accepted = await api.post("/api/imports", bomb, { "content-type": "application/xml" });
+    const accepted = await api.post("/api/imports", entityBomb(), { "content-type": "application/xml" });
     expect(accepted.status).toBe(202);
     expect(await finished(api, accepted.body.id)).toMatchObject({ state: "failed", error: "line 3: the document declares entities, which this import refuses", counts: { created: 0 } });
     expect(await weighIns(api)).toEqual([]);
-    const zip = await api.post("/api/imports", Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(100)]), { "content-type": "application/octet-stream" });
-    expect(zip.status).toBe(400);
-    expect(zip.body.error).toMatch(/zip archives are not read yet/);
   });
+
+  /** What an account holds after an import, without what the services gave the rows (ids, when they were stored). */
+  const holdings = async (api: Api) => {
+    const own = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id: _, createdAt: _c, updatedAt: _u, ...rest }) => rest).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    return {
+      weighIns: own(await weighIns(api)),
+      measurements: own(await measurements(api)),
+      workouts: own((await api.get("/api/workouts?limit=100")).body.items),
+    };
+  };
+
+  it("reads export.zip as the export.xml it holds: the same rows and counts, the archive and its inflated entry dropped once read", async () => {
+    // Heart rate from the year before pads export.xml past one stored chunk, so its inflated entry spans several.
+    const padding = Array.from({ length: 8_000 }, (_, i) => heartRate(T - 400 * DAY + i * 60_000, 60 + (i % 40))).join("");
+    const xml = exportXml().replace("<HealthData locale=\"en_US\">\n", (root) => root + padding);
+    expect(xml.length).toBeGreaterThan(2 * 1024 * 1024);
+    const zip = await zipOf([
+      { name: "apple_health_export/export.xml", data: xml },
+      { name: "apple_health_export/export_cda.xml", data: "<?xml version=\"1.0\"?>\n<ClinicalDocument/>\n" },
+      { name: "apple_health_export/workout-routes/route_2024-03-01_7.12am.gpx", data: "<gpx/>" },
+    ]);
+    const posted = client(system.url, (await system.account()).key);
+    const plain = await finished(posted, (await posted.post("/api/imports", xml, { "content-type": "application/xml" })).body.id, 60_000);
+
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports?name=export.zip", zip, { "content-type": "application/octet-stream" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "health-export", layout: "apple_health", bytes: zip.length, progress: 0 });
+    const read = await finished(api, accepted.body.id, 60_000);
+    expect(read).toMatchObject({ state: "done", error: null, progress: 1, counts: plain.counts, kinds: plain.kinds, refusals: plain.refusals });
+    expect(read.counts.created).toBe(DAYS + 4 + 6);
+    const stored = await holdings(api);
+    expect(stored).toEqual(await holdings(posted));
+    expect((await weighIns(api)).map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i)]));
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+
+    const again = await api.post("/api/imports", zip, { "content-type": "application/octet-stream" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: DAYS + 4 + 4 + 6 } });
+    await undo(api, accepted.body.id);
+    expect(await holdings(api)).toEqual({ weighIns: [], measurements: [], workouts: [] });
+  }, 120_000);
+});
+
+describe("hostile archives", () => {
+  const T = Date.UTC(2024, 2, 1, 6, 12, 9);
+  const weighInsXml = (n: number) => APPLE_HEAD + Array.from({ length: n }, (_, i) => appleRecord("BodyMass", "kg", 70 + i / 10, T + i * DAY, 60)).join("") + APPLE_TAIL;
+  const EXPORT = "apple_health_export/export.xml";
+  const send = (api: Api, zip: Buffer) => api.post("/api/imports", zip, { "content-type": "application/octet-stream" });
+
+  /** Refused at upload with the reason, and nothing of it kept. */
+  const refusedAtUpload = async (zip: Buffer, reason: RegExp) => {
+    const api = client(system.url, (await system.account()).key);
+    const before = await allChunks();
+    const answer = await send(api, zip);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(reason);
+    expect((await api.get("/api/imports")).body.items).toEqual([]);
+    expect(await allChunks()).toBeLessThanOrEqual(before);
+  };
+
+  /** Accepted, then failed with the reason before any row is written; neither the archive nor its entry is kept. */
+  const failsReading = async (zip: Buffer, reason: RegExp) => {
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await send(api, zip);
+    expect(accepted.status).toBe(202);
+    const failed = await finished(api, accepted.body.id, 60_000);
+    expect(failed).toMatchObject({ state: "failed", counts: { read: 0, created: 0 } });
+    expect(failed.error).toMatch(reason);
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+    expect(await weighIns(api)).toEqual([]);
+  };
+
+  it("refuses a zip bomb by its compression ratio and by the total its entries declare, before inflating anything", async () => {
+    // 20 MB of spaces deflate to about 20 KB: a thousand to one.
+    await refusedAtUpload(await zipOf([{ name: EXPORT, data: Buffer.alloc(20_000_000, 0x20) }]), /apple_health_export\/export\.xml would inflate more than 200 times/);
+    // Two entries each declaring 3.75 GiB from 32 MiB (120:1), more than 4 GiB together.
+    const big = declareSizes(await zipOf([{ name: EXPORT, data: weighInsXml(3) }, { name: "apple_health_export/b.xml", data: "<b/>" }]),
+      () => ({ compressed: 32 * 1024 * 1024, uncompressed: 0xf000_0000 }));
+    await refusedAtUpload(big, /its entries would inflate to more than 4 GiB/);
+  });
+
+  it("stops inflating an entry that inflates past the size its header declares (a lying header), and keeps nothing", async () => {
+    const xml = weighInsXml(2_000);
+    const zip = await zipOf([{ name: EXPORT, data: xml }]);
+    const lying = declareSizes(zip, () => ({ uncompressed: Math.floor(xml.length / 4) }));
+    const heapBefore = process.memoryUsage().heapUsed;
+    await failsReading(lying, /the archive is refused: apple_health_export\/export\.xml: too many bytes in the stream/);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it("refuses names that leave the archive, symbolic links, a zip inside the zip and more than 100 000 entries", async () => {
+    const traversal = renamed(await zipOf([{ name: EXPORT, data: weighInsXml(1) }, { name: "aa/evil.sh", data: "#!/bin/sh\n" }]), "aa/evil.sh", "../evil.sh");
+    await refusedAtUpload(traversal, /the archive is refused: invalid relative path: \.\.\/evil\.sh/);
+    const absolute = renamed(await zipOf([{ name: "etc/passwd", data: "root:x:0:0\n" }, { name: EXPORT, data: weighInsXml(1) }]), "etc/passwd", "/etc/passw");
+    await refusedAtUpload(absolute, /the archive is refused: absolute path: \/etc\/passw/);
+    await refusedAtUpload(await zipOf([{ name: EXPORT, data: "/etc/passwd", mode: 0o120777 }]), /apple_health_export\/export\.xml is a symbolic link/);
+    const inner = await zipOf([{ name: EXPORT, data: weighInsXml(1) }]);
+    await refusedAtUpload(await zipOf([{ name: "export.zip", data: inner, compress: false }]), /it holds another archive \(export\.zip\)/);
+    await refusedAtUpload(await zipOf([{ name: "notes.txt", data: "hello" }]), /no apple_health_export\/export\.xml/);
+    await refusedAtUpload(declareEntries(await zipOf([{ name: EXPORT, data: weighInsXml(1) }], true), 100_001), /100001 entries, more than 100000/);
+  });
+
+  it("fails an export.xml inside the zip that declares entities, or holds a line past the element cap, before writing a row", async () => {
+    await failsReading(await zipOf([{ name: EXPORT, data: entityBomb() }]), /line 3: the document declares entities, which this import refuses/);
+    // Random text, so the line does not compress past the ratio cap: the reader's own cap refuses it.
+    const line = randomBytes(900_000).toString("base64");
+    const huge = `${APPLE_HEAD} <Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" value="70" startDate="${line}"/>\n${APPLE_TAIL}`;
+    await failsReading(await zipOf([{ name: EXPORT, data: huge }]), /an element longer than 1024 KiB/);
+  }, 60_000);
 });
 
 describe("weigh-in imports", () => {

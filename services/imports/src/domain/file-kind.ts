@@ -1,5 +1,6 @@
 import type { ImportKind } from "@fit/contracts";
 import { isAppleExport, type AppleFormat } from "./apple-health.ts";
+import { archiveEntry, type ReadRange } from "./archive.ts";
 import { recogniseFoodDiary, type FoodDiaryFormat } from "./food-diary-csv.ts";
 import { recogniseWeighIns, type ImportOptions, type WeighInFormat } from "./weigh-in-csv.ts";
 
@@ -18,6 +19,15 @@ export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised 
   return food && { kind: "food", ...food };
 };
 
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+
+/** Whether the upload's first bytes are a zip archive's: what it holds is only known once it is all stored. */
+export const isZip = (head: Buffer) => head.subarray(0, ZIP.length).equals(ZIP);
+
+/** A stored zip archive, once its directory has been checked: Apple Health's export.zip, read as the export.xml it holds. */
+export const recogniseArchive = async (range: ReadRange, size: number): Promise<Recognised> =>
+  ({ kind: "health-export", format: { layout: "apple_health", entry: await archiveEntry(range, size) }, offset: 0, line: 1 });
+
 export const UNRECOGNISED = "the file's header is not one of an export this import reads: a weigh-in export (Withings, Fitbit, " +
   "Renpho, Libra, Happy Scale: a date and a weight column), a food diary (MyFitnessPal's nutrition export, Cronometer's servings " +
-  "or daily summary) or an Apple Health export.xml";
+  "or daily summary) or an Apple Health export (export.zip or the export.xml inside it)";

@@ -1,13 +1,16 @@
 import { importsEvents, importsWorkerDurable, type ImportRowKind } from "@fit/contracts";
+import type { Delivery } from "@fit/bus";
 import type { ServiceContext } from "@fit/service-kit";
 import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
 import { workoutRowOf, type AppleWorkout } from "../domain/apple-workout.ts";
+import { inflatedEntry, type ArchiveEntry } from "../domain/archive.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
+import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { weighInOf } from "../domain/weigh-in-csv.ts";
 import { rootChildren } from "../domain/xml-elements.ts";
-import type { Job, StepResult, Store } from "../store/store.ts";
+import { CHUNK_BYTES, type Job, type StepResult, type Store } from "../store/store.ts";
 import { rowOwners } from "./row-owners.ts";
 
 export interface WorkerSettings {
@@ -36,7 +39,7 @@ const workoutOutcome = (job: Job, workout: AppleWorkout): Outcome => {
 
 /** The records of the job's file from its checkpoint on, each with what it becomes. */
 async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
-  const file = store.fileFrom(job.id, job.offset);
+  const file = store.fileFrom(job.id, job.offset, job.inflated);
   if (job.kind === "health-export") {
     for await (const element of rootChildren(file, job.offset, job.line, APPLE_ROOT)) {
       const row = appleRowOf(element);
@@ -109,6 +112,22 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
   return { next, done, ownRows, kinds, refusals };
 };
 
+/**
+ * An archive's first step: the entry the import reads, inflated from its start into chunks of its own (what an
+ * earlier try left is dropped first), telling the queue it is alive as each chunk is stored: inflating cannot
+ * stop and go on part-way (docs/decisions/0078-apple-health-and-archives.md).
+ */
+const inflateStep = async ({ store }: Context, job: Job, entry: ArchiveEntry, delivery: Delivery) => {
+  await store.dropInflated(job.id);
+  let chunks = 0;
+  for await (const piece of fixedPieces(inflatedEntry(store.rangeOf(job.id), job.bytes, entry.name), CHUNK_BYTES)) {
+    if (!(await store.putInflatedChunk(job, chunks, piece))) return;
+    chunks++;
+    delivery.working();
+  }
+  await store.saveInflated(job, chunks);
+};
+
 /** Removes the next batch of the rows an undone import created, each kind by the service that owns it. */
 const runUndoStep = async ({ bus, store }: Context, job: Job, batchRows: number) => {
   const rows = await store.ownRows(job.id, batchRows);
@@ -126,11 +145,13 @@ export const startImportWorker = (context: ServiceContext<Store>, settings: Work
   context.bus.subscribe(
     importsEvents.importStep,
     importsWorkerDurable,
-    async ({ data }) => {
+    async ({ data }, delivery) => {
       const job = await context.store.takeStep(data.importId, data.step);
       if (!job) return;
+      const entry = "entry" in job.format ? job.format.entry : undefined;
       try {
         if (job.undoing) await runUndoStep(context, job, settings.batchRows);
+        else if (entry && !job.inflated) await inflateStep(context, job, entry, delivery);
         else await context.store.saveStep(job, await runStep(context, job, settings.batchRows));
         context.relay.kick();
       } catch (error) {
