@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { buildImports, loadImportsConfig } from "@fit/imports";
+import { makeFit, makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
 import { declareEntries, declareSizes, renamed, zipOf } from "../services/imports/test/support/archive.ts";
 import { client } from "./support/http.ts";
@@ -263,6 +265,56 @@ describe("Apple Health exports", () => {
     expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: DAYS + 4 + 4 + 6 } });
     await undo(api, accepted.body.id);
     expect(await holdings(api)).toEqual({ weighIns: [], measurements: [], workouts: [] });
+  }, 120_000);
+});
+
+describe("Strava bulk exports", () => {
+  const HEADER = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort," +
+    "Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed," +
+    "Elevation Gain,Elevation Loss,Max Heart Rate,Average Heart Rate,Calories";
+  const row = (a: { id: number; date: string; name: string; type: string; description?: string; elapsed: number; moving?: number; km?: number; file?: string; maxHr?: number; avgHr?: number; kcal?: number }) =>
+    [a.id, `"${a.date}"`, a.name, a.type, `"${a.description ?? ""}"`, a.elapsed, a.km ?? "", a.maxHr ?? "", "", "false", "", "", a.file ?? "", "80.0", "", a.elapsed,
+      a.moving ?? "", a.km === undefined ? "" : a.km * 1000, "", "", "", "", a.maxHr ?? "", a.avgHr ?? "", a.kcal ?? ""].join(",");
+  const RUN_AT = Date.UTC(2021, 9, 3, 7, 12, 45);
+  const RIDE_AT = Date.UTC(2021, 9, 5, 16, 0, 0);
+  const YOGA_AT = Date.UTC(2021, 9, 6, 6, 30, 0);
+
+  it("gives a workout per activity: name, description and type from activities.csv, figures from its recording (gzipped or not), the CSV's where it has none", async () => {
+    // 5 km north at 10 m every 3 s: 25 minutes with a heart rate of 150, and no energy (GPX has none).
+    const track = straightTrack({ start: new Date(RUN_AT), points: 501, stepM: 10, stepS: 3 }).map((point) => ({ ...point, hr: 150 }));
+    const ride = makeFit({ sport: "cycling", start: new Date(RIDE_AT), elapsedS: 3600, timerS: 3500, distanceM: 30_000 });
+    const csv = [HEADER,
+      row({ id: 4711, date: "Oct 3, 2021, 7:12:45 AM", name: "Morning Run", type: "Run", description: "Easy pace, felt good", elapsed: 1500, km: 5.01, file: "activities/4711.gpx", maxHr: 171, avgHr: 149, kcal: 410 }),
+      row({ id: 4712, date: "Oct 5, 2021, 4:00:00 PM", name: "Lunch Ride", type: "Ride", elapsed: 3600, km: 30, file: "activities/4712.fit.gz", kcal: 800 }),
+      row({ id: 4713, date: "Oct 6, 2021, 6:30:00 AM", name: "Yoga", type: "Yoga", elapsed: 1800 }),
+      row({ id: 4714, date: "Oct 7, 2021, 6:30:00 AM", name: "Lost", type: "Run", elapsed: 1200, file: "activities/4714.gpx" }),
+    ].join("\n") + "\n";
+    const zip = await zipOf([
+      { name: "activities.csv", data: csv },
+      { name: "activities/4711.gpx", data: makeGpx(track) },
+      { name: "activities/4712.fit.gz", data: gzipSync(ride), compress: false },
+      { name: "profile.csv", data: "Athlete ID,Email Address\n1,a@example.com\n" },
+    ]);
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports?name=export_1234.zip", zip, { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "activities", layout: "strava" });
+    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
+      state: "done", error: null, counts: { read: 4, created: 3, skipped: 0, refused: 1 }, kinds: { workout: { read: 3, created: 3, skipped: 0 } },
+      refusals: [{ line: 5, reason: "the archive holds no activities/4714.gpx" }],
+    });
+    const stored = ((await api.get("/api/workouts?limit=100")).body.items as Record<string, unknown>[]).sort((a, b) => Number(a.startedAt) - Number(b.startedAt));
+    // The name is the workout's summary, the description its own (the name again where the CSV has none); energy the
+    // recording's, else the CSV's, else an estimate (flagged as one).
+    expect(stored.map((w) => [w.startedAt, w.summary, w.description, w.activityType, w.source, w.durationS, w.distanceM, w.energyKcal, w.energyEstimate !== null, w.avgHr])).toEqual([
+      [RUN_AT, "Morning Run", "Easy pace, felt good", "run", "activity_app", 1500, 5000, 410, false, 150],
+      [RIDE_AT, "Lunch Ride", "Lunch Ride", "ride", "activity_app", 3600, 30_000, 800, false, null],
+      [YOGA_AT, "Yoga", "Yoga", "yoga", "activity_app", 1800, null, expect.any(Number), true, null],
+    ]);
+    const again = await api.post("/api/imports", zip, { "content-type": "application/zip" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: 3, refused: 1 } });
+    await undo(api, accepted.body.id);
+    expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
   }, 120_000);
 });
 

@@ -375,7 +375,7 @@ export const operations = {
   }),
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
-    summary: "Import a weigh-in export, a food diary (CSV) or an Apple Health export (export.zip or its export.xml)",
+    summary: "Import a weigh-in export, a food diary (CSV), an Apple Health export (export.zip or its export.xml) or a Strava bulk export",
     description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
       "Libra and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), " +
@@ -387,7 +387,10 @@ export const operations = {
       "before anything in it is inflated and refused (400, naming why) if it has more than 100 000 entries, a name that is " +
       "absolute or climbs out with `..`, a symbolic link, no `export.xml` (`apple_health_export/export.xml` or one folder " +
       "deep) but a zip inside it, entries declaring more than 4 GiB uncompressed together, or one compressing more than " +
-      "200:1; an entry that inflates past the size its header declares fails the import (`failed`, nothing kept). Each reading, " +
+      "200:1; an entry that inflates past the size its header declares fails the import (`failed`, nothing kept). Strava's " +
+      "bulk export (a zip holding `activities.csv` and `activities/*.gpx|.tcx|.fit`, each may be `.gz`) gives one workout per " +
+      "activity (source `activity_app`; one per leg of a multisport FIT file), its name, description and type from the CSV, " +
+      "its figures from the recording, the CSV's where the recording has none. Each reading, " +
       "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
     upload: {

@@ -39,8 +39,9 @@ const wrapped = <T>(reading: Promise<T>) => reading.catch((error: unknown) => {
   throw error instanceof UnreadableFile ? error : refused((error as Error).message);
 });
 
+// Not closed once the directory is read: entries are inflated after it. The stored reader holds nothing to release.
 const open = (range: ReadRange, size: number) =>
-  wrapped(yauzl.fromRandomAccessReaderPromise(new StoredArchive(range), size, { decodeStrings: true, validateEntrySizes: true, strictFileNames: true }));
+  wrapped(yauzl.fromRandomAccessReaderPromise(new StoredArchive(range), size, { autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }));
 
 /** Every entry of the directory, in order, each checked as it is read. */
 async function* entriesOf(zip: ZipFile): AsyncGenerator<Entry> {
@@ -63,25 +64,62 @@ async function* entriesOf(zip: ZipFile): AsyncGenerator<Entry> {
 
 /** Apple Health's export.xml, in its `apple_health_export/` folder or another one a person renamed. */
 const APPLE_EXPORT = /^([^/]+\/)?export\.xml$/;
+/** Strava's activities.csv, at the top of its export or in the folder it was unpacked to and zipped again. */
+const STRAVA_ACTIVITIES = /^([^/]+\/)?activities\.csv$/;
+
+/** What an archive is, by the entry it is read from. */
+export type ArchiveKind = { layout: "apple_health" | "strava"; entry: ArchiveEntry };
 
 /**
- * The entry of the archive an import reads, once its whole directory has been checked; refuses (UnreadableFile)
- * an archive that is hostile or not an export this import reads.
+ * What the archive is and the entry an import reads first, once its whole directory has been checked; refuses
+ * (UnreadableFile) an archive that is hostile or not an export this import reads.
  */
-export const archiveEntry = async (range: ReadRange, size: number): Promise<ArchiveEntry> => {
+export const readDirectory = async (range: ReadRange, size: number): Promise<ArchiveKind> => {
   const zip = await open(range, size);
-  let found: Entry | undefined;
+  let apple: Entry | undefined;
+  let strava: Entry | undefined;
   let nested: string | undefined;
   for await (const entry of entriesOf(zip)) {
-    if (APPLE_EXPORT.test(entry.fileName) && (!found || entry.fileName === "apple_health_export/export.xml")) found = entry;
+    if (APPLE_EXPORT.test(entry.fileName) && (!apple || entry.fileName === "apple_health_export/export.xml")) apple = entry;
+    if (STRAVA_ACTIVITIES.test(entry.fileName)) strava ??= entry;
     if (/\.zip$/i.test(entry.fileName)) nested ??= entry.fileName;
   }
+  const found = apple ?? strava;
   if (!found) {
-    throw refused(nested ? `it holds another archive (${nested}): send that one instead` : "it holds no apple_health_export/export.xml (Apple Health's export.zip)");
+    throw refused(nested ? `it holds another archive (${nested}): send that one instead`
+      : "it holds no apple_health_export/export.xml (Apple Health's export.zip) nor activities.csv (Strava's bulk export)");
   }
   if (found.isEncrypted()) throw refused(`${found.fileName} is encrypted`);
   if (found.compressionMethod !== 0 && found.compressionMethod !== 8) throw refused(`${found.fileName} is compressed with method ${found.compressionMethod}, not deflate`);
-  return { name: found.fileName, bytes: found.uncompressedSize };
+  return { layout: apple ? "apple_health" : "strava", entry: { name: found.fileName, bytes: found.uncompressedSize } };
+};
+
+/** The bytes an entry inflates to as they come, failing (UnreadableFile) past its declared size or short of it. */
+async function* inflating(zip: ZipFile, entry: Entry): AsyncGenerator<Buffer> {
+  const stream = await wrapped(zip.openReadStreamPromise(entry));
+  try {
+    for await (const piece of stream) yield piece as Buffer;
+  } catch (error) {
+    throw refused(`${entry.fileName}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The archive's entries whose names `keep` accepts (an export's recordings), to inflate one whole at a time: its
+ * bytes, or why not (none by that name, or declared larger than `maxBytes`).
+ */
+export const openEntries = async (range: ReadRange, size: number, keep: (name: string) => boolean) => {
+  const zip = await open(range, size);
+  const kept = new Map<string, Entry>();
+  for await (const entry of entriesOf(zip)) if (keep(entry.fileName)) kept.set(entry.fileName, entry);
+  return async (name: string, maxBytes: number): Promise<Buffer | { refused: string }> => {
+    const entry = kept.get(name);
+    if (!entry) return { refused: `the archive holds no ${name.slice(0, 200)}` };
+    if (entry.uncompressedSize > maxBytes) return { refused: `${name.slice(0, 200)} is larger than ${maxBytes / 1024 / 1024} MiB` };
+    const parts: Buffer[] = [];
+    for await (const piece of inflating(zip, entry)) parts.push(piece);
+    return Buffer.concat(parts);
+  };
 };
 
 /**
@@ -92,12 +130,7 @@ export async function* inflatedEntry(range: ReadRange, size: number, name: strin
   const zip = await open(range, size);
   for await (const entry of entriesOf(zip)) {
     if (entry.fileName !== name) continue;
-    const stream = await wrapped(zip.openReadStreamPromise(entry));
-    try {
-      for await (const piece of stream) yield piece as Buffer;
-    } catch (error) {
-      throw refused(`${name}: ${(error as Error).message}`);
-    }
+    yield* inflating(zip, entry);
     return;
   }
   throw refused(`${name} is no longer in it`);

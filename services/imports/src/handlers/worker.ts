@@ -1,14 +1,17 @@
 import { importsEvents, importsWorkerDurable, type ImportRowKind } from "@fit/contracts";
+import type { ImportedActivity } from "@fit/activity-files";
 import type { Delivery } from "@fit/bus";
 import type { ServiceContext } from "@fit/service-kit";
 import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
 import { workoutRowOf, type AppleWorkout } from "../domain/apple-workout.ts";
-import { inflatedEntry, type ArchiveEntry } from "../domain/archive.ts";
+import { MAX_RECORDING_BYTES, readRecording, workoutRowsOf } from "../domain/activity-workouts.ts";
+import { inflatedEntry, openEntries, type ArchiveEntry } from "../domain/archive.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
 import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { weighInOf } from "../domain/weigh-in-csv.ts";
+import { recogniseStravaActivities, stravaActivityOf, type StravaActivity } from "../domain/strava-activities.ts";
 import { rootChildren } from "../domain/xml-elements.ts";
 import { CHUNK_BYTES, type Job, type StepResult, type Store } from "../store/store.ts";
 import { rowOwners } from "./row-owners.ts";
@@ -21,11 +24,15 @@ export interface WorkerSettings {
 
 /** The most of a file one step reads past skipped records, so a step stays well inside its ack wait. */
 const STEP_BYTES = 32 * 1024 * 1024;
+/** Activities one step reads from an activity app's export: each may be a recording of up to 10 MiB to parse. */
+const RECORDINGS_PER_STEP = 25;
 
 type Context = Pick<ServiceContext<Store>, "bus" | "store">;
 type Row = { externalId: string; [field: string]: unknown };
 /** What one record of the file is: a row of some kind, a refusal, or nothing this import reads (heart rate, steps). */
-type Outcome = { kind: ImportRowKind; row: Row } | { refused: string } | "skipped";
+type Outcome = { kind: ImportRowKind; rows: Row[] } | { refused: string } | "skipped";
+/** Reads one of the archive's recordings whole (see openEntries). */
+type ArchiveReader = (path: string, maxBytes: number) => Promise<Buffer | { refused: string }>;
 interface FileRecord {
   line: number;
   next: { offset: number; line: number };
@@ -34,20 +41,62 @@ interface FileRecord {
 
 const workoutOutcome = (job: Job, workout: AppleWorkout): Outcome => {
   const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key));
-  return "refused" in outcome ? outcome : { kind: "workout", row: { ...outcome.rows[0]! } };
+  return "refused" in outcome ? outcome : { kind: "workout", rows: outcome.rows };
 };
+
+/** An activity of Strava's list as its workouts: its recording read from the archive, when it has one. */
+const stravaOutcome = async (job: Job, activity: StravaActivity, recordings: () => Promise<ArchiveReader>): Promise<Outcome> => {
+  const { file, externalId, ...summary } = activity;
+  let recorded: ImportedActivity[] = [];
+  if (file) {
+    const bytes = await (await recordings())(file.path, MAX_RECORDING_BYTES);
+    if (!Buffer.isBuffer(bytes)) return bytes;
+    const read = readRecording(bytes, file.gzipped);
+    if ("refused" in read) return { refused: `${file.path.slice(0, 200)}: ${read.refused}` };
+    recorded = read.activities;
+  }
+  const outcome = workoutRowsOf({ recorded, summary, source: "activity_app", externalId, idOf: (key) => rowIdOf(job.id, key) });
+  return "refused" in outcome ? outcome : { kind: "workout", rows: outcome.rows };
+};
+
+/**
+ * Strava's activities.csv from the checkpoint on, its header read again each step, each row with its recording
+ * inflated from the archive (the directory is read once a step needs a recording).
+ */
+async function* stravaRecords(store: Store, job: Job): AsyncGenerator<FileRecord> {
+  let head: Buffer | undefined;
+  for await (const chunk of store.fileFrom(job.id, 0, true)) {
+    head = chunk;
+    break;
+  }
+  const header = head && recogniseStravaActivities(head);
+  if (!header) throw new UnreadableFile("activities.csv does not start with Strava's header (Activity ID, Activity Date, Activity Type)");
+  const from = job.offset === 0 ? header : job;
+  const folder = ("entry" in job.format ? job.format.entry?.name ?? "" : "").replace(/activities\.csv$/, "");
+  let reader: Promise<ArchiveReader> | undefined;
+  const recordings = () => (reader ??= openEntries(store.rangeOf(job.id), job.bytes, (name) => name.startsWith(`${folder}activities/`)))
+    .then((read) => (path: string, maxBytes: number) => read(folder + path, maxBytes));
+  for await (const record of csvRecords(store.fileFrom(job.id, from.offset, true), from.offset, from.line)) {
+    const read = stravaActivityOf(record, header.format);
+    yield { line: record.line, next: record.next, outcome: "refused" in read ? read : await stravaOutcome(job, read.activity, recordings) };
+  }
+}
 
 /** The records of the job's file from its checkpoint on, each with what it becomes. */
 async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
+  if (job.kind === "activities") {
+    yield* stravaRecords(store, job);
+    return;
+  }
   const file = store.fileFrom(job.id, job.offset, job.inflated);
   if (job.kind === "health-export") {
     for await (const element of rootChildren(file, job.offset, job.line, APPLE_ROOT)) {
       const row = appleRowOf(element);
       const outcome: Outcome = row.kind === "skipped" ? "skipped"
         : row.kind === "refused" ? { refused: row.reason }
-        : row.kind === "weigh-in" ? { kind: row.kind, row: { externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null } }
+        : row.kind === "weigh-in" ? { kind: row.kind, rows: [{ externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null }] }
         : row.kind === "workout" ? workoutOutcome(job, row.workout)
-        : { kind: row.kind, row };
+        : { kind: row.kind, rows: [row] };
       yield { line: element.line, next: element.next, outcome };
     }
     return;
@@ -56,10 +105,10 @@ async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileReco
     let outcome: Outcome;
     if (job.kind === "weigh-ins") {
       const read = weighInOf(record, job.format, job.options);
-      outcome = "refused" in read ? read : { kind: "weigh-in", row: read.weighIn };
+      outcome = "refused" in read ? read : { kind: "weigh-in", rows: [read.weighIn] };
     } else {
       const read = foodItemOf(record, job.format);
-      outcome = "refused" in read ? read : { kind: "food-item", row: read.item };
+      outcome = "refused" in read ? read : { kind: "food-item", rows: [read.item] };
     }
     yield { line: record.line, next: record.next, outcome };
   }
@@ -75,8 +124,9 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
   let next = { offset: job.offset, line: job.line };
   let taken = 0;
   let done = true;
+  const limit = job.kind === "activities" ? Math.min(batchRows, RECORDINGS_PER_STEP) : batchRows;
   for await (const record of recordsOf(context, job)) {
-    if (taken === batchRows || record.next.offset - job.offset > STEP_BYTES) {
+    if (taken === limit || record.next.offset - job.offset > STEP_BYTES) {
       done = false;
       break;
     }
@@ -85,7 +135,7 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
     if (outcome === "skipped") continue;
     taken++;
     if ("refused" in outcome) refusals.push({ line: record.line, reason: outcome.refused });
-    else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), outcome.row]);
+    else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), ...outcome.rows]);
   }
   const ownRows: StepResult["ownRows"] = [];
   const kinds: StepResult["kinds"] = {};
