@@ -236,15 +236,20 @@ describe("Apple Health exports", () => {
     };
   };
 
-  it("reads export.zip as the export.xml it holds: the same rows and counts, the archive and its inflated entry dropped once read", async () => {
+  it("reads export.zip as the export.xml it holds, with the routes its workouts name: the same rows and counts, the archive and its inflated entry dropped once read", async () => {
     // Heart rate from the year before pads export.xml past one stored chunk, so its inflated entry spans several.
     const padding = Array.from({ length: 8_000 }, (_, i) => heartRate(T - 400 * DAY + i * 60_000, 60 + (i % 40))).join("");
-    const xml = exportXml().replace("<HealthData locale=\"en_US\">\n", (root) => root + padding);
+    // A walk whose distance Health did not record, with its route in workout-routes/: 2 km north at 10 m every 6 s.
+    const WALK_AT = T - 10 * DAY;
+    const ROUTE = "workout-routes/route_2024-02-20_7.12am.gpx";
+    const walk = appleWorkout({ type: "Walking", startMs: WALK_AT, minutes: 20, energy: { value: 90, unit: "kcal" }, route: ROUTE });
+    const routeGpx = makeGpx(straightTrack({ start: new Date(WALK_AT), points: 201, stepM: 10, stepS: 6 }));
+    const xml = exportXml().replace("<HealthData locale=\"en_US\">\n", (root) => root + padding + walk);
     expect(xml.length).toBeGreaterThan(2 * 1024 * 1024);
     const zip = await zipOf([
       { name: "apple_health_export/export.xml", data: xml },
       { name: "apple_health_export/export_cda.xml", data: "<?xml version=\"1.0\"?>\n<ClinicalDocument/>\n" },
-      { name: "apple_health_export/workout-routes/route_2024-03-01_7.12am.gpx", data: "<gpx/>" },
+      { name: `apple_health_export/${ROUTE}`, data: routeGpx },
     ]);
     const posted = client(system.url, (await system.account()).key);
     const plain = await finished(posted, (await posted.post("/api/imports", xml, { "content-type": "application/xml" })).body.id, 60_000);
@@ -255,14 +260,23 @@ describe("Apple Health exports", () => {
     expect(accepted.body).toMatchObject({ kind: "health-export", layout: "apple_health", bytes: zip.length, progress: 0 });
     const read = await finished(api, accepted.body.id, 60_000);
     expect(read).toMatchObject({ state: "done", error: null, progress: 1, counts: plain.counts, kinds: plain.kinds, refusals: plain.refusals });
-    expect(read.counts.created).toBe(DAYS + 4 + 6);
+    expect(read.counts.created).toBe(DAYS + 4 + 7);
+    // The walk alone differs: its route and the distance it gives come from the archive.
+    const walks = async (account: Api) => ((await account.get("/api/workouts?limit=100")).body.items as { id: string; activityType: string; distanceM: number | null; energyKcal: number; durationS: number; startedAt: number }[])
+      .filter((w) => w.activityType === "walk");
+    const [zipped] = await walks(api);
+    expect([zipped!.startedAt, zipped!.durationS, zipped!.distanceM, zipped!.energyKcal]).toEqual([WALK_AT, 1200, 2000, 90]);
+    expect((await walks(posted)).map((w) => w.distanceM)).toEqual([null]);
+    const route = (await api.get(`/api/workouts/${zipped!.id}/route`)).body as { segments: [number, number][][] };
+    expect(route.segments.flat().length).toBeGreaterThan(100);
+    const notWalks = (held: Awaited<ReturnType<typeof holdings>>) => ({ ...held, workouts: held.workouts.filter((w) => w.activityType !== "walk") });
     const stored = await holdings(api);
-    expect(stored).toEqual(await holdings(posted));
+    expect(notWalks(stored)).toEqual(notWalks(await holdings(posted)));
     expect((await weighIns(api)).map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i)]));
     expect(await chunksOf(accepted.body.id)).toBe(0);
 
     const again = await api.post("/api/imports", zip, { "content-type": "application/octet-stream" });
-    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: DAYS + 4 + 4 + 6 } });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: DAYS + 4 + 4 + 7 } });
     await undo(api, accepted.body.id);
     expect(await holdings(api)).toEqual({ weighIns: [], measurements: [], workouts: [] });
   }, 120_000);

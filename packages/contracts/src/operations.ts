@@ -383,7 +383,7 @@ export const operations = {
       "nutrition export becomes one item per meal per day (it holds only the meal's totals), Cronometer's servings one item " +
       "per food with its amount, its daily summary one item per day; the diary's dates are its days. Apple Health's " +
       "`export.zip`, or the `export.xml` inside it, gives weigh-ins (kg, lb), waist measurements and workouts (source " +
-      "`phone_health`), each time at its own offset; a document type declaring entities is refused. A zip archive is checked " +
+      "`phone_health`; from export.zip with the route its `workout-routes/*.gpx` holds), each time at its own offset; a document type declaring entities is refused. A zip archive is checked " +
       "before anything in it is inflated and refused (400, naming why) if it has more than 100 000 entries, a name that is " +
       "absolute or climbs out with `..`, a symbolic link, no `export.xml` (`apple_health_export/export.xml` or one folder " +
       "deep) but a zip inside it, entries declaring more than 4 GiB uncompressed together, or one compressing more than " +

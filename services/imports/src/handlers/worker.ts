@@ -31,6 +31,8 @@ type Context = Pick<ServiceContext<Store>, "bus" | "store">;
 type Row = { externalId: string; [field: string]: unknown };
 /** What one record of the file is: a row of some kind, a refusal, or nothing this import reads (heart rate, steps). */
 type Outcome = { kind: ImportRowKind; rows: Row[] } | { refused: string } | "skipped";
+/** Where export.zip keeps the routes its workouts name. */
+const ROUTES = "workout-routes/";
 /** Reads one of the archive's recordings whole (see openEntries). */
 type ArchiveReader = (path: string, maxBytes: number) => Promise<Buffer | { refused: string }>;
 interface FileRecord {
@@ -39,17 +41,43 @@ interface FileRecord {
   outcome: Outcome;
 }
 
-const workoutOutcome = (job: Job, workout: AppleWorkout): Outcome => {
-  const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key));
+/** The folder of the archive the job's entry is in (`apple_health_export/`), or "" for a file sent alone. */
+const folderOf = (job: Job) => ("entry" in job.format ? job.format.entry?.name.replace(/[^/]*$/, "") : undefined) ?? "";
+
+/**
+ * The job's archive, to read files under `under` of its entry's folder (recordings, routes) by their path from that
+ * folder; its directory is read once a step first needs one.
+ */
+const filesOf = (store: Store, job: Job, under: string) => {
+  const folder = folderOf(job);
+  let reader: ReturnType<typeof openEntries> | undefined;
+  return async (path: string, maxBytes: number) => {
+    reader ??= openEntries(store.rangeOf(job.id), job.bytes, (name) => name.startsWith(folder + under));
+    return (await reader)(folder + path, maxBytes);
+  };
+};
+
+/**
+ * An Apple workout with its route when export.zip holds the route file it names; a route that cannot be read
+ * leaves the workout as Health recorded it.
+ */
+const workoutOutcome = async (job: Job, workout: AppleWorkout, routes: ArchiveReader | null): Promise<Outcome> => {
+  let route: ImportedActivity | null = null;
+  if (routes && workout.routeFile?.startsWith(ROUTES)) {
+    const bytes = await routes(workout.routeFile, MAX_RECORDING_BYTES);
+    const read = Buffer.isBuffer(bytes) ? readRecording(bytes, false) : bytes;
+    route = "activities" in read ? read.activities[0] ?? null : null;
+  }
+  const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key), route);
   return "refused" in outcome ? outcome : { kind: "workout", rows: outcome.rows };
 };
 
 /** An activity of Strava's list as its workouts: its recording read from the archive, when it has one. */
-const stravaOutcome = async (job: Job, activity: StravaActivity, recordings: () => Promise<ArchiveReader>): Promise<Outcome> => {
+const stravaOutcome = async (job: Job, activity: StravaActivity, recordings: ArchiveReader): Promise<Outcome> => {
   const { file, externalId, ...summary } = activity;
   let recorded: ImportedActivity[] = [];
   if (file) {
-    const bytes = await (await recordings())(file.path, MAX_RECORDING_BYTES);
+    const bytes = await recordings(file.path, MAX_RECORDING_BYTES);
     if (!Buffer.isBuffer(bytes)) return bytes;
     const read = readRecording(bytes, file.gzipped);
     if ("refused" in read) return { refused: `${file.path.slice(0, 200)}: ${read.refused}` };
@@ -72,10 +100,7 @@ async function* stravaRecords(store: Store, job: Job): AsyncGenerator<FileRecord
   const header = head && recogniseStravaActivities(head);
   if (!header) throw new UnreadableFile("activities.csv does not start with Strava's header (Activity ID, Activity Date, Activity Type)");
   const from = job.offset === 0 ? header : job;
-  const folder = ("entry" in job.format ? job.format.entry?.name ?? "" : "").replace(/activities\.csv$/, "");
-  let reader: Promise<ArchiveReader> | undefined;
-  const recordings = () => (reader ??= openEntries(store.rangeOf(job.id), job.bytes, (name) => name.startsWith(`${folder}activities/`)))
-    .then((read) => (path: string, maxBytes: number) => read(folder + path, maxBytes));
+  const recordings = filesOf(store, job, "activities/");
   for await (const record of csvRecords(store.fileFrom(job.id, from.offset, true), from.offset, from.line)) {
     const read = stravaActivityOf(record, header.format);
     yield { line: record.line, next: record.next, outcome: "refused" in read ? read : await stravaOutcome(job, read.activity, recordings) };
@@ -90,12 +115,13 @@ async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileReco
   }
   const file = store.fileFrom(job.id, job.offset, job.inflated);
   if (job.kind === "health-export") {
+    const routes = job.format.entry ? filesOf(store, job, ROUTES) : null;
     for await (const element of rootChildren(file, job.offset, job.line, APPLE_ROOT)) {
       const row = appleRowOf(element);
       const outcome: Outcome = row.kind === "skipped" ? "skipped"
         : row.kind === "refused" ? { refused: row.reason }
         : row.kind === "weigh-in" ? { kind: row.kind, rows: [{ externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null }] }
-        : row.kind === "workout" ? workoutOutcome(job, row.workout)
+        : row.kind === "workout" ? await workoutOutcome(job, row.workout, routes)
         : { kind: row.kind, rows: [row] };
       yield { line: element.line, next: element.next, outcome };
     }
