@@ -1,9 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
+import { makeFit, makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
+import { declareEntries, declareSizes, renamed, zipOf } from "../services/imports/test/support/archive.ts";
 import { client } from "./support/http.ts";
 import { startServiceProcess } from "./support/service-process.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -53,6 +56,30 @@ const undo = async (api: Api, id: string) => {
     return body.state === "undone" ? ImportSummary.parse(body) : undefined;
   }, 30_000);
 };
+
+/** The chunks stored for one import (its upload and any archive entry inflated from it), or for all of them. */
+const chunksOf = async (importId: string) => {
+  const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM imports.import_chunk WHERE import_id = $1", [importId])).rows[0]!.n;
+  } finally {
+    await db.end();
+  }
+};
+const allChunks = async () => {
+  const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM imports.import_chunk")).rows[0]!.n;
+  } finally {
+    await db.end();
+  }
+};
+
+/** Billion laughs, abridged: an export.xml whose document type declares entities. */
+const entityBomb = () => `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n` +
+  `<HealthData>${appleRecord("BodyMass", "kg", 80, Date.UTC(2024, 2, 1))}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;
 
 /** Every weigh-in of the account, oldest first. */
 const weighIns = async (api: Api) => {
@@ -189,17 +216,187 @@ describe("Apple Health exports", () => {
     expect(await weighIns(api)).toEqual([]);
   });
 
-  it("refuses a document declaring entities (the import fails, nothing written) and a zip at upload", async () => {
+  it("refuses a document declaring entities: the import fails, nothing written", async () => {
     const api = client(system.url, (await system.account()).key);
-    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n<!ENTITY a "${"x".repeat(100)}">\n<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<HealthData>${appleRecord("BodyMass", "kg", 80, T)}<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-03-02 07:00:00 +0000" value="&b;"/></HealthData>\n`;
-    const accepted = await api.post("/api/imports", bomb, { "content-type": "application/xml" });
+    const accepted = await api.post("/api/imports", entityBomb(), { "content-type": "application/xml" });
     expect(accepted.status).toBe(202);
     expect(await finished(api, accepted.body.id)).toMatchObject({ state: "failed", error: "line 3: the document declares entities, which this import refuses", counts: { created: 0 } });
     expect(await weighIns(api)).toEqual([]);
-    const zip = await api.post("/api/imports", Buffer.concat([Buffer.from("PK\x03\x04", "latin1"), Buffer.alloc(100)]), { "content-type": "application/octet-stream" });
-    expect(zip.status).toBe(400);
-    expect(zip.body.error).toMatch(/zip archives are not read yet/);
   });
+
+  /** What an account holds after an import, without what the services gave the rows (ids, when they were stored). */
+  const holdings = async (api: Api) => {
+    const own = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id: _, createdAt: _c, updatedAt: _u, ...rest }) => rest).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    return {
+      weighIns: own(await weighIns(api)),
+      measurements: own(await measurements(api)),
+      workouts: own((await api.get("/api/workouts?limit=100")).body.items),
+    };
+  };
+
+  it("reads export.zip as the export.xml it holds, with the routes its workouts name: the same rows and counts, the archive and its inflated entry dropped once read", async () => {
+    // Heart rate from the year before pads export.xml past one stored chunk, so its inflated entry spans several.
+    const padding = Array.from({ length: 8_000 }, (_, i) => heartRate(T - 400 * DAY + i * 60_000, 60 + (i % 40))).join("");
+    // A walk whose distance Health did not record, with its route in workout-routes/: 2 km north at 10 m every 6 s.
+    const WALK_AT = T - 10 * DAY;
+    const ROUTE = "workout-routes/route_2024-02-20_7.12am.gpx";
+    const walk = appleWorkout({ type: "Walking", startMs: WALK_AT, minutes: 20, energy: { value: 90, unit: "kcal" }, route: ROUTE });
+    const routeGpx = makeGpx(straightTrack({ start: new Date(WALK_AT), points: 201, stepM: 10, stepS: 6 }));
+    const xml = exportXml().replace("<HealthData locale=\"en_US\">\n", (root) => root + padding + walk);
+    expect(xml.length).toBeGreaterThan(2 * 1024 * 1024);
+    const zip = await zipOf([
+      { name: "apple_health_export/export.xml", data: xml },
+      { name: "apple_health_export/export_cda.xml", data: "<?xml version=\"1.0\"?>\n<ClinicalDocument/>\n" },
+      { name: `apple_health_export/${ROUTE}`, data: routeGpx },
+    ]);
+    const posted = client(system.url, (await system.account()).key);
+    const plain = await finished(posted, (await posted.post("/api/imports", xml, { "content-type": "application/xml" })).body.id, 60_000);
+
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports?name=export.zip", zip, { "content-type": "application/octet-stream" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "health-export", layout: "apple_health", bytes: zip.length, progress: 0 });
+    const read = await finished(api, accepted.body.id, 60_000);
+    expect(read).toMatchObject({ state: "done", error: null, progress: 1, counts: plain.counts, kinds: plain.kinds, refusals: plain.refusals });
+    expect(read.counts.created).toBe(DAYS + 4 + 7);
+    // The walk alone differs: its route and the distance it gives come from the archive.
+    const walks = async (account: Api) => ((await account.get("/api/workouts?limit=100")).body.items as { id: string; activityType: string; distanceM: number | null; energyKcal: number; durationS: number; startedAt: number }[])
+      .filter((w) => w.activityType === "walk");
+    const [zipped] = await walks(api);
+    expect([zipped!.startedAt, zipped!.durationS, zipped!.distanceM, zipped!.energyKcal]).toEqual([WALK_AT, 1200, 2000, 90]);
+    expect((await walks(posted)).map((w) => w.distanceM)).toEqual([null]);
+    const route = (await api.get(`/api/workouts/${zipped!.id}/route`)).body as { segments: [number, number][][] };
+    expect(route.segments.flat().length).toBeGreaterThan(100);
+    const notWalks = (held: Awaited<ReturnType<typeof holdings>>) => ({ ...held, workouts: held.workouts.filter((w) => w.activityType !== "walk") });
+    const stored = await holdings(api);
+    expect(notWalks(stored)).toEqual(notWalks(await holdings(posted)));
+    expect((await weighIns(api)).map((w) => [w.ts, w.weightKg])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i)]));
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+
+    const again = await api.post("/api/imports", zip, { "content-type": "application/octet-stream" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: DAYS + 4 + 4 + 7 } });
+    await undo(api, accepted.body.id);
+    expect(await holdings(api)).toEqual({ weighIns: [], measurements: [], workouts: [] });
+  }, 120_000);
+});
+
+describe("Strava bulk exports", () => {
+  const HEADER = "Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort," +
+    "Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance,Max Speed,Average Speed," +
+    "Elevation Gain,Elevation Loss,Max Heart Rate,Average Heart Rate,Calories";
+  const row = (a: { id: number; date: string; name: string; type: string; description?: string; elapsed: number; moving?: number; km?: number; file?: string; maxHr?: number; avgHr?: number; kcal?: number }) =>
+    [a.id, `"${a.date}"`, a.name, a.type, `"${a.description ?? ""}"`, a.elapsed, a.km ?? "", a.maxHr ?? "", "", "false", "", "", a.file ?? "", "80.0", "", a.elapsed,
+      a.moving ?? "", a.km === undefined ? "" : a.km * 1000, "", "", "", "", a.maxHr ?? "", a.avgHr ?? "", a.kcal ?? ""].join(",");
+  const RUN_AT = Date.UTC(2021, 9, 3, 7, 12, 45);
+  const RIDE_AT = Date.UTC(2021, 9, 5, 16, 0, 0);
+  const YOGA_AT = Date.UTC(2021, 9, 6, 6, 30, 0);
+
+  it("gives a workout per activity: name, description and type from activities.csv, figures from its recording (gzipped or not), the CSV's where it has none", async () => {
+    // 5 km north at 10 m every 3 s: 25 minutes with a heart rate of 150, and no energy (GPX has none).
+    const track = straightTrack({ start: new Date(RUN_AT), points: 501, stepM: 10, stepS: 3 }).map((point) => ({ ...point, hr: 150 }));
+    const ride = makeFit({ sport: "cycling", start: new Date(RIDE_AT), elapsedS: 3600, timerS: 3500, distanceM: 30_000 });
+    const csv = [HEADER,
+      row({ id: 4711, date: "Oct 3, 2021, 7:12:45 AM", name: "Morning Run", type: "Run", description: "Easy pace, felt good", elapsed: 1500, km: 5.01, file: "activities/4711.gpx", maxHr: 171, avgHr: 149, kcal: 410 }),
+      row({ id: 4712, date: "Oct 5, 2021, 4:00:00 PM", name: "Lunch Ride", type: "Ride", elapsed: 3600, km: 30, file: "activities/4712.fit.gz", kcal: 800 }),
+      row({ id: 4713, date: "Oct 6, 2021, 6:30:00 AM", name: "Yoga", type: "Yoga", elapsed: 1800 }),
+      row({ id: 4714, date: "Oct 7, 2021, 6:30:00 AM", name: "Lost", type: "Run", elapsed: 1200, file: "activities/4714.gpx" }),
+    ].join("\n") + "\n";
+    const zip = await zipOf([
+      { name: "activities.csv", data: csv },
+      { name: "activities/4711.gpx", data: makeGpx(track) },
+      { name: "activities/4712.fit.gz", data: gzipSync(ride), compress: false },
+      { name: "profile.csv", data: "Athlete ID,Email Address\n1,a@example.com\n" },
+    ]);
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports?name=export_1234.zip", zip, { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "activities", layout: "strava" });
+    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
+      state: "done", error: null, counts: { read: 4, created: 3, skipped: 0, refused: 1 }, kinds: { workout: { read: 3, created: 3, skipped: 0 } },
+      refusals: [{ line: 5, reason: "the archive holds no activities/4714.gpx" }],
+    });
+    const stored = ((await api.get("/api/workouts?limit=100")).body.items as Record<string, unknown>[]).sort((a, b) => Number(a.startedAt) - Number(b.startedAt));
+    // The name is the workout's summary, the description its own (the name again where the CSV has none); energy the
+    // recording's, else the CSV's, else an estimate (flagged as one).
+    expect(stored.map((w) => [w.startedAt, w.summary, w.description, w.activityType, w.source, w.durationS, w.distanceM, w.energyKcal, w.energyEstimate !== null, w.avgHr])).toEqual([
+      [RUN_AT, "Morning Run", "Easy pace, felt good", "run", "activity_app", 1500, 5000, 410, false, 150],
+      [RIDE_AT, "Lunch Ride", "Lunch Ride", "ride", "activity_app", 3600, 30_000, 800, false, null],
+      [YOGA_AT, "Yoga", "Yoga", "yoga", "activity_app", 1800, null, expect.any(Number), true, null],
+    ]);
+    const again = await api.post("/api/imports", zip, { "content-type": "application/zip" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: 3, refused: 1 } });
+    await undo(api, accepted.body.id);
+    expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
+  }, 120_000);
+});
+
+describe("hostile archives", () => {
+  const T = Date.UTC(2024, 2, 1, 6, 12, 9);
+  const weighInsXml = (n: number) => APPLE_HEAD + Array.from({ length: n }, (_, i) => appleRecord("BodyMass", "kg", 70 + i / 10, T + i * DAY, 60)).join("") + APPLE_TAIL;
+  const EXPORT = "apple_health_export/export.xml";
+  const send = (api: Api, zip: Buffer) => api.post("/api/imports", zip, { "content-type": "application/octet-stream" });
+
+  /** Refused at upload with the reason, and nothing of it kept. */
+  const refusedAtUpload = async (zip: Buffer, reason: RegExp) => {
+    const api = client(system.url, (await system.account()).key);
+    const before = await allChunks();
+    const answer = await send(api, zip);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(reason);
+    expect((await api.get("/api/imports")).body.items).toEqual([]);
+    expect(await allChunks()).toBeLessThanOrEqual(before);
+  };
+
+  /** Accepted, then failed with the reason before any row is written; neither the archive nor its entry is kept. */
+  const failsReading = async (zip: Buffer, reason: RegExp) => {
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await send(api, zip);
+    expect(accepted.status).toBe(202);
+    const failed = await finished(api, accepted.body.id, 60_000);
+    expect(failed).toMatchObject({ state: "failed", counts: { read: 0, created: 0 } });
+    expect(failed.error).toMatch(reason);
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+    expect(await weighIns(api)).toEqual([]);
+  };
+
+  it("refuses a zip bomb by its compression ratio and by the total its entries declare, before inflating anything", async () => {
+    // 20 MB of spaces deflate to about 20 KB: a thousand to one.
+    await refusedAtUpload(await zipOf([{ name: EXPORT, data: Buffer.alloc(20_000_000, 0x20) }]), /apple_health_export\/export\.xml would inflate more than 200 times/);
+    // Two entries each declaring 3.75 GiB from 32 MiB (120:1), more than 4 GiB together.
+    const big = declareSizes(await zipOf([{ name: EXPORT, data: weighInsXml(3) }, { name: "apple_health_export/b.xml", data: "<b/>" }]),
+      () => ({ compressed: 32 * 1024 * 1024, uncompressed: 0xf000_0000 }));
+    await refusedAtUpload(big, /its entries would inflate to more than 4 GiB/);
+  });
+
+  it("stops inflating an entry that inflates past the size its header declares (a lying header), and keeps nothing", async () => {
+    const xml = weighInsXml(2_000);
+    const zip = await zipOf([{ name: EXPORT, data: xml }]);
+    const lying = declareSizes(zip, () => ({ uncompressed: Math.floor(xml.length / 4) }));
+    const heapBefore = process.memoryUsage().heapUsed;
+    await failsReading(lying, /the archive is refused: apple_health_export\/export\.xml: too many bytes in the stream/);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it("refuses names that leave the archive, symbolic links, a zip inside the zip and more than 100 000 entries", async () => {
+    const traversal = renamed(await zipOf([{ name: EXPORT, data: weighInsXml(1) }, { name: "aa/evil.sh", data: "#!/bin/sh\n" }]), "aa/evil.sh", "../evil.sh");
+    await refusedAtUpload(traversal, /the archive is refused: invalid relative path: \.\.\/evil\.sh/);
+    const absolute = renamed(await zipOf([{ name: "etc/passwd", data: "root:x:0:0\n" }, { name: EXPORT, data: weighInsXml(1) }]), "etc/passwd", "/etc/passw");
+    await refusedAtUpload(absolute, /the archive is refused: absolute path: \/etc\/passw/);
+    await refusedAtUpload(await zipOf([{ name: EXPORT, data: "/etc/passwd", mode: 0o120777 }]), /apple_health_export\/export\.xml is a symbolic link/);
+    const inner = await zipOf([{ name: EXPORT, data: weighInsXml(1) }]);
+    await refusedAtUpload(await zipOf([{ name: "export.zip", data: inner, compress: false }]), /it holds another archive \(export\.zip\)/);
+    await refusedAtUpload(await zipOf([{ name: "notes.txt", data: "hello" }]), /no apple_health_export\/export\.xml/);
+    await refusedAtUpload(declareEntries(await zipOf([{ name: EXPORT, data: weighInsXml(1) }], true), 100_001), /100001 entries, more than 100000/);
+  });
+
+  it("fails an export.xml inside the zip that declares entities, or holds a line past the element cap, before writing a row", async () => {
+    await failsReading(await zipOf([{ name: EXPORT, data: entityBomb() }]), /line 3: the document declares entities, which this import refuses/);
+    // Random text, so the line does not compress past the ratio cap: the reader's own cap refuses it.
+    const line = randomBytes(900_000).toString("base64");
+    const huge = `${APPLE_HEAD} <Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" value="70" startDate="${line}"/>\n${APPLE_TAIL}`;
+    await failsReading(await zipOf([{ name: EXPORT, data: huge }]), /an element longer than 1024 KiB/);
+  }, 60_000);
 });
 
 describe("weigh-in imports", () => {

@@ -1,6 +1,6 @@
 import { AppError, eventEnvelope, type EventDef, type EventEnvelope } from "@fit/contracts";
 import { z } from "zod";
-import type { EventHandler, Logger, SubscribeOptions } from "./types.ts";
+import type { Delivery, EventHandler, Logger, SubscribeOptions } from "./types.ts";
 import { issuesText } from "./reply-codec.ts";
 import { countDelivery } from "./metrics.ts";
 import { extractTrace, inSpan, SpanKind } from "./trace.ts";
@@ -57,6 +57,7 @@ export const deliver = async <E extends EventDef>(
   deliveryCount: number,
   opts: ResolvedSubscribeOptions,
   logger: Logger,
+  delivery: Delivery,
 ): Promise<Outcome> => {
   const where = { subject: def.subject, durable, deliveryCount };
   let event: EventEnvelope<z.output<E["data"]>>;
@@ -74,7 +75,7 @@ export const deliver = async <E extends EventDef>(
   countDelivery(def.subject, durable, deliveryCount);
   const attrs = { "messaging.destination.name": def.subject, "messaging.consumer.group.name": durable };
   try {
-    await inSpan(`${def.subject} process`, SpanKind.CONSUMER, extractTrace(headers), attrs, () => handler(event));
+    await inSpan(`${def.subject} process`, SpanKind.CONSUMER, extractTrace(headers), attrs, () => handler(event, delivery));
     return { kind: "ack" };
   } catch (err) {
     if (deliveryCount >= opts.maxDeliver) {

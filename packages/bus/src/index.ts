@@ -1,5 +1,6 @@
 export type {
   Bus,
+  Delivery,
   EndpointHandler,
   EventHandler,
   KeyValue,

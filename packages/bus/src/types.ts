@@ -25,7 +25,16 @@ export type EndpointHandler<E extends EndpointDef> = (
   ctx: ServeContext,
 ) => Promise<z.input<E["reply"]>>;
 
-export type EventHandler<E extends EventDef> = (event: EventEnvelope<z.output<E["data"]>>) => Promise<void>;
+/** The delivery a handler is working on. */
+export interface Delivery {
+  /**
+   * Starts its ack wait again: a handler doing one long piece of work that cannot be cut into steps (an archive's
+   * entry inflated) calls it as it goes, so the event is not handed to another replica while it is alive.
+   */
+  working(): void;
+}
+
+export type EventHandler<E extends EventDef> = (event: EventEnvelope<z.output<E["data"]>>, delivery: Delivery) => Promise<void>;
 
 export interface SubscribeOptions {
   /** How long a delivery may stay unacknowledged before it is handed out again. Default 30 000. */

@@ -22,11 +22,14 @@ export const ImportState = z
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */
-export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health"]);
+export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health", "strava"]);
 export type ImportLayout = z.infer<typeof ImportLayout>;
 
-/** What an import's rows become: weigh-ins (body-metrics), food items (nutrition), or a health app's several kinds. */
-export const ImportKind = z.enum(["weigh-ins", "food", "health-export"]);
+/**
+ * What an import's rows become: weigh-ins (body-metrics), food items (nutrition), a health app's several kinds, or
+ * an activity app's workouts (workouts).
+ */
+export const ImportKind = z.enum(["weigh-ins", "food", "health-export", "activities"]);
 export type ImportKind = z.infer<typeof ImportKind>;
 
 const count = z.number().int().min(0);
@@ -48,8 +51,8 @@ export const ImportSummary = z
     state: ImportState,
     layout: ImportLayout.nullable().meta({ description: "The layout its header was recognised as; null until read." }),
     kind: ImportKind.meta({
-      description: "What its rows become: weigh-ins (a scale's CSV), food items (a food diary), or the several kinds of a health " +
-        "app's export (see `kinds`).",
+      description: "What its rows become: weigh-ins (a scale's CSV), food items (a food diary), the several kinds of a health " +
+        "app's export (see `kinds`), or workouts (an activity app's export).",
     }),
     counts: z.object({
       read: count.meta({ description: "Rows read from the file." }),

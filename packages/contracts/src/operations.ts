@@ -377,18 +377,27 @@ export const operations = {
   }),
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
-    summary: "Import a weigh-in export, a food diary (CSV) or an Apple Health export.xml",
+    summary: "Import a weigh-in export, a food diary (CSV), an Apple Health export (export.zip or its export.xml) or a Strava bulk export",
     description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
       "Libra and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), " +
       "times without a zone in `tz` (default UTC), a date without a time at local noon. Food diaries: MyFitnessPal's " +
       "nutrition export becomes one item per meal per day (it holds only the meal's totals), Cronometer's servings one item " +
       "per food with its amount, its daily summary one item per day; the diary's dates are its days. Apple Health's " +
-      "`export.xml` (the file inside export.zip; the archive itself is not read yet) gives weigh-ins (kg, lb), waist " +
-      "measurements and workouts (source `phone_health`), each time at its own offset; a document type declaring entities is refused. Each reading, " +
+      "`export.zip`, or the `export.xml` inside it, gives weigh-ins (kg, lb), waist measurements and workouts (source " +
+      "`phone_health`; from export.zip with the route its `workout-routes/*.gpx` holds), each time at its own offset; a document type declaring entities is refused. A zip archive is checked " +
+      "before anything in it is inflated and refused (400, naming why) if it has more than 100 000 entries, a name that is " +
+      "absolute or climbs out with `..`, a symbolic link, no `export.xml` (`apple_health_export/export.xml` or one folder " +
+      "deep) but a zip inside it, entries declaring more than 4 GiB uncompressed together, or one compressing more than " +
+      "200:1; an entry that inflates past the size its header declares fails the import (`failed`, nothing kept). Strava's " +
+      "bulk export (a zip holding `activities.csv` and `activities/*.gpx|.tcx|.fit`, each may be `.gz`) gives one workout per " +
+      "activity (source `activity_app`; one per leg of a multisport FIT file), its name, description and type from the CSV, " +
+      "its figures from the recording, the CSV's where the recording has none. Each reading, " +
       "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
-    upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/xml", "text/xml", "application/octet-stream"], streamed: true },
+    upload: {
+      limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/xml", "text/xml", "application/zip", "application/octet-stream"], streamed: true,
+    },
   }),
   listImports: define({
     id: "listImports", method: "GET", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:read",

@@ -1,9 +1,9 @@
 import type { Outcome, ResolvedSubscribeOptions } from "../event-codec.ts";
-import type { Logger } from "../types.ts";
+import type { Delivery, Logger } from "../types.ts";
 import type { EventLog, StoredEvent } from "./event-log.ts";
 
 /** One replica's handler, already bound to its event definition; resolves to what the delivery came to. */
-export type Runner = (event: StoredEvent, deliveryCount: number) => Promise<Outcome>;
+export type Runner = (event: StoredEvent, deliveryCount: number, delivery: Delivery) => Promise<Outcome>;
 
 interface Member {
   run: Runner;
@@ -119,12 +119,18 @@ export class Durable {
 
   private start(member: Member, event: StoredEvent, deliveries: number): void {
     let expired = false;
-    const ackTimer = setTimeout(() => {
+    const expire = () => {
       expired = true;
       this.retryOrGiveUp(event, deliveries, 0, "not acknowledged within ack wait");
-    }, this.opts.ackWaitMs);
+    };
+    let ackTimer = setTimeout(expire, this.opts.ackWaitMs);
+    const working = () => {
+      if (expired) return;
+      clearTimeout(ackTimer);
+      ackTimer = setTimeout(expire, this.opts.ackWaitMs);
+    };
     member.busy = member
-      .run(event, deliveries)
+      .run(event, deliveries, { working })
       .then((outcome) => {
         clearTimeout(ackTimer);
         // Past ack wait the event is already out again, as on the server; this late outcome changes nothing.

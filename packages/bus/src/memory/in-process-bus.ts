@@ -118,8 +118,8 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
       }
       const consumer = d;
       consumer.opts = resolved; // like a durable's config, the latest subscriber's settings win
-      const leave = consumer.join((event, count) =>
-        deliver(def, durable, handler, event.data, event.headers, count, consumer.opts, logger),
+      const leave = consumer.join((event, count, delivery) =>
+        deliver(def, durable, handler, event.data, event.headers, count, consumer.opts, logger, delivery),
       );
       const unwatch = watchConsumer(def.subject, durable, async () => consumer.pending());
       const sub: Subscription = {

@@ -54,7 +54,7 @@ export const consume = async <E extends EventDef>(
 
   const settle = async (m: JsMsg) => {
     const headers = m.headers ? fromNatsHeaders(m.headers) : {};
-    const outcome = await deliver(def, durable, handler, sc.decode(m.data), headers, m.info.deliveryCount, opts, logger);
+    const outcome = await deliver(def, durable, handler, sc.decode(m.data), headers, m.info.deliveryCount, opts, logger, { working: () => m.working() });
     if (outcome.kind === "ack") await m.ackAck();
     else if (outcome.kind === "retry") m.nak(outcome.delayMs);
     else m.term();

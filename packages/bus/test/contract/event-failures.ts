@@ -57,4 +57,23 @@ export const eventFailureContract = (ctx: ContractContext): void => {
     // NATS may send it more than once while the first delivery hangs; at least once more is the rule.
     await waitFor(() => calls >= 2, 3_000);
   });
+
+  it("keeps an event with the handler that says it is still working past ackWaitMs", async () => {
+    const def = eventDef(ctx);
+    const bus = await ctx.harness.open([def]);
+    let calls = 0;
+    let done = false;
+    await bus.subscribe(def, ctx.names.durable("d"), async (_event, delivery) => {
+      calls++;
+      for (let i = 0; i < 6; i++) {
+        await sleep(150);
+        delivery.working();
+      }
+      done = true;
+    }, { ...fast, ackWaitMs: 300 });
+    await bus.publish(def.subject, envelopeFor(def, { grams: 1 }));
+    await waitFor(() => done, 3_000);
+    await sleep(400);
+    expect(calls).toBe(1);
+  });
 };

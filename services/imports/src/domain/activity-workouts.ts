@@ -11,7 +11,7 @@ type Row = z.output<typeof ImportedWorkoutRow>;
 export type WorkoutRowsOutcome = { rows: Row[] } | { refused: string };
 
 /** What one recording may be once unpacked: the single-file import's limit (docs/security.md#25-activity-file-imports). */
-const MAX_RECORDING_BYTES = 10 * 1024 * 1024;
+export const MAX_RECORDING_BYTES = 10 * 1024 * 1024;
 
 /** What an archive's list says of an activity; null where it says nothing. */
 export interface ActivitySummary {

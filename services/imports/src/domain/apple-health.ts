@@ -5,6 +5,7 @@
 import { CM_PER_IN, KG_PER_LB } from "@fit/units";
 import { appleInstant, parseElement, type Node } from "./apple-element.ts";
 import { workoutOf, type AppleWorkout } from "./apple-workout.ts";
+import type { ArchiveEntry } from "./archive.ts";
 import type { XmlElement } from "./xml-elements.ts";
 
 /** The root element of an export. */
@@ -84,8 +85,11 @@ export const appleRowOf = (element: XmlElement): AppleRow => {
   return recordOf(node);
 };
 
-/** How an Apple Health export is stored with its import (as JSON, hence a type). */
-export type AppleFormat = { layout: "apple_health" };
+/**
+ * How an Apple Health export is stored with its import (as JSON, hence a type); `entry` when it came as
+ * export.zip, the export.xml inside it that is read.
+ */
+export type AppleFormat = { layout: "apple_health"; entry?: ArchiveEntry };
 
 /**
  * Whether the file's first bytes are an Apple Health export.xml: its document type or root names <HealthData>

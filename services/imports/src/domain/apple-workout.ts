@@ -1,6 +1,7 @@
 // An Apple Health <Workout> as a workout of this platform, before it is sent anywhere: its type from
 // HKWorkoutActivityType*, its times, and its distance, energy and heart rate from the element's own attributes
 // (older exports) or its <WorkoutStatistics> children (iOS 16 on), in the units recorded.
+import type { ImportedActivity } from "@fit/activity-files";
 import type { ActivityType } from "@fit/contracts";
 import { workoutRowsOf, type WorkoutRowsOutcome } from "./activity-workouts.ts";
 import { appleInstant, type Node } from "./apple-element.ts";
@@ -84,18 +85,23 @@ export const workoutOf = (node: Node): AppleWorkout | { refused: string } => {
 };
 
 /**
- * The workout as a row of `workouts.workout.import`, source `phone_health`, its summary made by workouts (its
- * route, in the archive's `workout-routes/`, is read once archives are: docs/decisions/0078-apple-health-and-archives.md).
+ * The workout as a row of `workouts.workout.import`, source `phone_health`, its summary made by workouts. `route` is
+ * its route file read (`workout-routes/*.gpx` of export.zip): it adds the track, and the distance, climb and moving
+ * time Health did not record; the workout's own figures win (docs/decisions/0078-apple-health-and-archives.md).
  */
-export const workoutRowOf = (workout: AppleWorkout, idOf: (key: string) => string): WorkoutRowsOutcome =>
-  workoutRowsOf({
-    recorded: [],
-    summary: {
-      activityType: workout.activityType, name: null, description: null, startedAt: workout.startedAt, durationS: workout.durationS,
-      movingDurationS: null, distanceM: workout.distanceM, elevationGainM: null, energyKcal: workout.energyKcal, avgHr: workout.avgHr,
-      maxHr: workout.maxHr,
-    },
+export const workoutRowOf = (workout: AppleWorkout, idOf: (key: string) => string, route: ImportedActivity | null = null): WorkoutRowsOutcome => {
+  const own = {
+    activityType: workout.activityType, startedAt: workout.startedAt, durationS: workout.durationS, distanceM: workout.distanceM,
+    energyKcal: workout.energyKcal, avgHr: workout.avgHr, maxHr: workout.maxHr,
+  };
+  const recorded = route
+    ? [{ ...route, ...own, name: null, distanceM: own.distanceM ?? route.distanceM, energyKcal: own.energyKcal ?? route.energyKcal, avgHr: own.avgHr ?? route.avgHr, maxHr: own.maxHr ?? route.maxHr }]
+    : [];
+  return workoutRowsOf({
+    recorded,
+    summary: { ...own, name: null, description: null, movingDurationS: null, elevationGainM: null },
     source: "phone_health",
     externalId: workout.externalId,
     idOf,
   });
+};

@@ -1,5 +1,6 @@
 import type { ImportKind } from "@fit/contracts";
 import { isAppleExport, type AppleFormat } from "./apple-health.ts";
+import { readDirectory, type ArchiveEntry, type ReadRange } from "./archive.ts";
 import { recogniseFoodDiary, type FoodDiaryFormat } from "./food-diary-csv.ts";
 import { recogniseWeighIns, type ImportOptions, type WeighInFormat } from "./weigh-in-csv.ts";
 
@@ -8,6 +9,7 @@ export type Recognised = { offset: number; line: number } & (
   | { kind: Extract<ImportKind, "weigh-ins">; format: WeighInFormat }
   | { kind: Extract<ImportKind, "food">; format: FoodDiaryFormat }
   | { kind: Extract<ImportKind, "health-export">; format: AppleFormat }
+  | { kind: Extract<ImportKind, "activities">; format: { layout: "strava"; entry: ArchiveEntry } }
 );
 
 export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised | undefined => {
@@ -18,6 +20,22 @@ export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised 
   return food && { kind: "food", ...food };
 };
 
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+
+/** Whether the upload's first bytes are a zip archive's: what it holds is only known once it is all stored. */
+export const isZip = (head: Buffer) => head.subarray(0, ZIP.length).equals(ZIP);
+
+/**
+ * A stored zip archive, once its directory has been checked: Apple Health's export.zip, read as the export.xml it
+ * holds, or Strava's bulk export, read from its activities.csv (whose header is read with its first rows).
+ */
+export const recogniseArchive = async (range: ReadRange, size: number): Promise<Recognised> => {
+  const { layout, entry } = await readDirectory(range, size);
+  return layout === "apple_health"
+    ? { kind: "health-export", format: { layout, entry }, offset: 0, line: 1 }
+    : { kind: "activities", format: { layout, entry }, offset: 0, line: 1 };
+};
+
 export const UNRECOGNISED = "the file's header is not one of an export this import reads: a weigh-in export (Withings, Fitbit, " +
   "Renpho, Libra, Happy Scale: a date and a weight column), a food diary (MyFitnessPal's nutrition export, Cronometer's servings " +
-  "or daily summary) or an Apple Health export.xml";
+  "or daily summary) or an Apple Health export (export.zip or the export.xml inside it)";

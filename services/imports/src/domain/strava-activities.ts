@@ -30,7 +30,7 @@ export type StravaFormat = {
 };
 
 /** One row of activities.csv: what Strava knows of the activity, and where its recording is in the zip. */
-interface StravaActivity extends ActivitySummary {
+export interface StravaActivity extends ActivitySummary {
   /** `strava:<Activity ID>`: the same in every export of the account. */
   externalId: string;
   /** The recording's path in the zip (`activities/4711.fit.gz`) and whether it is gzipped; null when entered by hand. */

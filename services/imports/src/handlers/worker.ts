@@ -1,13 +1,19 @@
 import { importsEvents, importsWorkerDurable, type ImportRowKind } from "@fit/contracts";
+import type { ImportedActivity } from "@fit/activity-files";
+import type { Delivery } from "@fit/bus";
 import type { ServiceContext } from "@fit/service-kit";
 import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
 import { workoutRowOf, type AppleWorkout } from "../domain/apple-workout.ts";
+import { MAX_RECORDING_BYTES, readRecording, workoutRowsOf } from "../domain/activity-workouts.ts";
+import { inflatedEntry, openEntries, type ArchiveEntry } from "../domain/archive.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
+import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { weighInOf } from "../domain/weigh-in-csv.ts";
+import { recogniseStravaActivities, stravaActivityOf, type StravaActivity } from "../domain/strava-activities.ts";
 import { rootChildren } from "../domain/xml-elements.ts";
-import type { Job, StepResult, Store } from "../store/store.ts";
+import { CHUNK_BYTES, type Job, type StepResult, type Store } from "../store/store.ts";
 import { rowOwners } from "./row-owners.ts";
 
 export interface WorkerSettings {
@@ -18,33 +24,105 @@ export interface WorkerSettings {
 
 /** The most of a file one step reads past skipped records, so a step stays well inside its ack wait. */
 const STEP_BYTES = 32 * 1024 * 1024;
+/** Activities one step reads from an activity app's export: each may be a recording of up to 10 MiB to parse. */
+const RECORDINGS_PER_STEP = 25;
 
 type Context = Pick<ServiceContext<Store>, "bus" | "store">;
 type Row = { externalId: string; [field: string]: unknown };
 /** What one record of the file is: a row of some kind, a refusal, or nothing this import reads (heart rate, steps). */
-type Outcome = { kind: ImportRowKind; row: Row } | { refused: string } | "skipped";
+type Outcome = { kind: ImportRowKind; rows: Row[] } | { refused: string } | "skipped";
+/** Where export.zip keeps the routes its workouts name. */
+const ROUTES = "workout-routes/";
+/** Reads one of the archive's recordings whole (see openEntries). */
+type ArchiveReader = (path: string, maxBytes: number) => Promise<Buffer | { refused: string }>;
 interface FileRecord {
   line: number;
   next: { offset: number; line: number };
   outcome: Outcome;
 }
 
-const workoutOutcome = (job: Job, workout: AppleWorkout): Outcome => {
-  const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key));
-  return "refused" in outcome ? outcome : { kind: "workout", row: { ...outcome.rows[0]! } };
+/** The folder of the archive the job's entry is in (`apple_health_export/`), or "" for a file sent alone. */
+const folderOf = (job: Job) => ("entry" in job.format ? job.format.entry?.name.replace(/[^/]*$/, "") : undefined) ?? "";
+
+/**
+ * The job's archive, to read files under `under` of its entry's folder (recordings, routes) by their path from that
+ * folder; its directory is read once a step first needs one.
+ */
+const filesOf = (store: Store, job: Job, under: string) => {
+  const folder = folderOf(job);
+  let reader: ReturnType<typeof openEntries> | undefined;
+  return async (path: string, maxBytes: number) => {
+    reader ??= openEntries(store.rangeOf(job.id), job.bytes, (name) => name.startsWith(folder + under));
+    return (await reader)(folder + path, maxBytes);
+  };
 };
+
+/**
+ * An Apple workout with its route when export.zip holds the route file it names; a route that cannot be read
+ * leaves the workout as Health recorded it.
+ */
+const workoutOutcome = async (job: Job, workout: AppleWorkout, routes: ArchiveReader | null): Promise<Outcome> => {
+  let route: ImportedActivity | null = null;
+  if (routes && workout.routeFile?.startsWith(ROUTES)) {
+    const bytes = await routes(workout.routeFile, MAX_RECORDING_BYTES);
+    const read = Buffer.isBuffer(bytes) ? readRecording(bytes, false) : bytes;
+    route = "activities" in read ? read.activities[0] ?? null : null;
+  }
+  const outcome = workoutRowOf(workout, (key) => rowIdOf(job.id, key), route);
+  return "refused" in outcome ? outcome : { kind: "workout", rows: outcome.rows };
+};
+
+/** An activity of Strava's list as its workouts: its recording read from the archive, when it has one. */
+const stravaOutcome = async (job: Job, activity: StravaActivity, recordings: ArchiveReader): Promise<Outcome> => {
+  const { file, externalId, ...summary } = activity;
+  let recorded: ImportedActivity[] = [];
+  if (file) {
+    const bytes = await recordings(file.path, MAX_RECORDING_BYTES);
+    if (!Buffer.isBuffer(bytes)) return bytes;
+    const read = readRecording(bytes, file.gzipped);
+    if ("refused" in read) return { refused: `${file.path.slice(0, 200)}: ${read.refused}` };
+    recorded = read.activities;
+  }
+  const outcome = workoutRowsOf({ recorded, summary, source: "activity_app", externalId, idOf: (key) => rowIdOf(job.id, key) });
+  return "refused" in outcome ? outcome : { kind: "workout", rows: outcome.rows };
+};
+
+/**
+ * Strava's activities.csv from the checkpoint on, its header read again each step, each row with its recording
+ * inflated from the archive (the directory is read once a step needs a recording).
+ */
+async function* stravaRecords(store: Store, job: Job): AsyncGenerator<FileRecord> {
+  let head: Buffer | undefined;
+  for await (const chunk of store.fileFrom(job.id, 0, true)) {
+    head = chunk;
+    break;
+  }
+  const header = head && recogniseStravaActivities(head);
+  if (!header) throw new UnreadableFile("activities.csv does not start with Strava's header (Activity ID, Activity Date, Activity Type)");
+  const from = job.offset === 0 ? header : job;
+  const recordings = filesOf(store, job, "activities/");
+  for await (const record of csvRecords(store.fileFrom(job.id, from.offset, true), from.offset, from.line)) {
+    const read = stravaActivityOf(record, header.format);
+    yield { line: record.line, next: record.next, outcome: "refused" in read ? read : await stravaOutcome(job, read.activity, recordings) };
+  }
+}
 
 /** The records of the job's file from its checkpoint on, each with what it becomes. */
 async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
-  const file = store.fileFrom(job.id, job.offset);
+  if (job.kind === "activities") {
+    yield* stravaRecords(store, job);
+    return;
+  }
+  const file = store.fileFrom(job.id, job.offset, job.inflated);
   if (job.kind === "health-export") {
+    const routes = job.format.entry ? filesOf(store, job, ROUTES) : null;
     for await (const element of rootChildren(file, job.offset, job.line, APPLE_ROOT)) {
       const row = appleRowOf(element);
       const outcome: Outcome = row.kind === "skipped" ? "skipped"
         : row.kind === "refused" ? { refused: row.reason }
-        : row.kind === "weigh-in" ? { kind: row.kind, row: { externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null } }
-        : row.kind === "workout" ? workoutOutcome(job, row.workout)
-        : { kind: row.kind, row };
+        : row.kind === "weigh-in" ? { kind: row.kind, rows: [{ externalId: row.externalId, ts: row.ts, weightKg: row.weightKg, bodyFatPct: null }] }
+        : row.kind === "workout" ? await workoutOutcome(job, row.workout, routes)
+        : { kind: row.kind, rows: [row] };
       yield { line: element.line, next: element.next, outcome };
     }
     return;
@@ -53,10 +131,10 @@ async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileReco
     let outcome: Outcome;
     if (job.kind === "weigh-ins") {
       const read = weighInOf(record, job.format, job.options);
-      outcome = "refused" in read ? read : { kind: "weigh-in", row: read.weighIn };
+      outcome = "refused" in read ? read : { kind: "weigh-in", rows: [read.weighIn] };
     } else {
       const read = foodItemOf(record, job.format);
-      outcome = "refused" in read ? read : { kind: "food-item", row: read.item };
+      outcome = "refused" in read ? read : { kind: "food-item", rows: [read.item] };
     }
     yield { line: record.line, next: record.next, outcome };
   }
@@ -72,8 +150,9 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
   let next = { offset: job.offset, line: job.line };
   let taken = 0;
   let done = true;
+  const limit = job.kind === "activities" ? Math.min(batchRows, RECORDINGS_PER_STEP) : batchRows;
   for await (const record of recordsOf(context, job)) {
-    if (taken === batchRows || record.next.offset - job.offset > STEP_BYTES) {
+    if (taken === limit || record.next.offset - job.offset > STEP_BYTES) {
       done = false;
       break;
     }
@@ -82,7 +161,7 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
     if (outcome === "skipped") continue;
     taken++;
     if ("refused" in outcome) refusals.push({ line: record.line, reason: outcome.refused });
-    else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), outcome.row]);
+    else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), ...outcome.rows]);
   }
   const ownRows: StepResult["ownRows"] = [];
   const kinds: StepResult["kinds"] = {};
@@ -109,6 +188,22 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
   return { next, done, ownRows, kinds, refusals };
 };
 
+/**
+ * An archive's first step: the entry the import reads, inflated from its start into chunks of its own (what an
+ * earlier try left is dropped first), telling the queue it is alive as each chunk is stored: inflating cannot
+ * stop and go on part-way (docs/decisions/0078-apple-health-and-archives.md).
+ */
+const inflateStep = async ({ store }: Context, job: Job, entry: ArchiveEntry, delivery: Delivery) => {
+  await store.dropInflated(job.id);
+  let chunks = 0;
+  for await (const piece of fixedPieces(inflatedEntry(store.rangeOf(job.id), job.bytes, entry.name), CHUNK_BYTES)) {
+    if (!(await store.putInflatedChunk(job, chunks, piece))) return;
+    chunks++;
+    delivery.working();
+  }
+  await store.saveInflated(job, chunks);
+};
+
 /** Removes the next batch of the rows an undone import created, each kind by the service that owns it. */
 const runUndoStep = async ({ bus, store }: Context, job: Job, batchRows: number) => {
   const rows = await store.ownRows(job.id, batchRows);
@@ -126,11 +221,13 @@ export const startImportWorker = (context: ServiceContext<Store>, settings: Work
   context.bus.subscribe(
     importsEvents.importStep,
     importsWorkerDurable,
-    async ({ data }) => {
+    async ({ data }, delivery) => {
       const job = await context.store.takeStep(data.importId, data.step);
       if (!job) return;
+      const entry = "entry" in job.format ? job.format.entry : undefined;
       try {
         if (job.undoing) await runUndoStep(context, job, settings.batchRows);
+        else if (entry && !job.inflated) await inflateStep(context, job, entry, delivery);
         else await context.store.saveStep(job, await runStep(context, job, settings.batchRows));
         context.relay.kick();
       } catch (error) {

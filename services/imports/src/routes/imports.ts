@@ -2,55 +2,45 @@ import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { AppError, IMPORT_FILE_LIMIT, operations } from "@fit/contracts";
 import { serveOperation, type ServiceContext } from "@fit/service-kit";
-import { recogniseFile, UNRECOGNISED, type Recognised } from "../domain/file-kind.ts";
+import { UnreadableFile } from "../domain/csv.ts";
+import { isZip, recogniseArchive, recogniseFile, UNRECOGNISED, type Recognised } from "../domain/file-kind.ts";
+import { fixedPieces } from "../domain/pieces.ts";
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
 import { CHUNK_BYTES, type Store } from "../store/store.ts";
 
-const ZIP = Buffer.from("PK\x03\x04", "latin1");
-
-/** The request's bytes in pieces of exactly CHUNK_BYTES (the last may be shorter), refused past the limit. */
-async function* fixedPieces(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let held = 0;
+/** The request's bytes, refused past the limit. */
+async function* limited(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let total = 0;
   for await (const piece of source) {
     total += piece.length;
     if (total > IMPORT_FILE_LIMIT) throw new AppError("payload_too_large", "request body is too large");
-    pending.push(piece);
-    held += piece.length;
-    while (held >= CHUNK_BYTES) {
-      const joined = Buffer.concat(pending);
-      yield joined.subarray(0, CHUNK_BYTES);
-      pending = [joined.subarray(CHUNK_BYTES)];
-      held = joined.length - CHUNK_BYTES;
-    }
+    yield piece;
   }
-  if (held > 0) yield Buffer.concat(pending);
 }
 
 /**
- * Stores the upload piece by piece as it arrives, once its first piece shows a header this import reads; nothing
- * is kept of a file refused or cut off.
+ * Stores the upload piece by piece as it arrives, once its first piece shows a header this import reads (a zip
+ * archive's directory, at its end, is checked once it is all stored); nothing is kept of a file refused or cut off.
  */
 const storeFile = async (store: Store, importId: string, source: AsyncIterable<Buffer>, options: ImportOptions) => {
   let recognised: Recognised | undefined;
+  let zip = false;
   let bytes = 0;
   let seq = 0;
   try {
-    for await (const piece of fixedPieces(source)) {
+    for await (const piece of fixedPieces(limited(source), CHUNK_BYTES)) {
       if (seq === 0) {
-        if (piece.subarray(0, 4).equals(ZIP)) {
-          throw new AppError("validation", "zip archives are not read yet: send the export.xml inside Apple Health's export.zip");
-        }
-        recognised = recogniseFile(piece, options);
-        if (!recognised) throw new AppError("validation", UNRECOGNISED);
+        zip = isZip(piece);
+        recognised = zip ? undefined : recogniseFile(piece, options);
+        if (!zip && !recognised) throw new AppError("validation", UNRECOGNISED);
       }
       await store.putChunk(importId, seq++, piece);
       bytes += piece.length;
     }
+    if (zip) recognised = await recogniseArchive(store.rangeOf(importId), bytes);
   } catch (error) {
     await store.dropFile(importId);
-    throw error;
+    throw error instanceof UnreadableFile ? new AppError("validation", error.message) : error;
   }
   if (!recognised) throw new AppError("validation", "the file is empty");
   return { recognised, bytes };

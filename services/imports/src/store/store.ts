@@ -29,6 +29,10 @@ export type NewImport = Recognised & {
 export type Job = Recognised & {
   id: string;
   accountId: string;
+  /** The upload's size. */
+  bytes: number;
+  /** Whether the archive's entry it reads has been inflated into chunks of its own (see ImportChunk.inflated). */
+  inflated: boolean;
   step: number;
   /** Whether the step reads the file or removes the import's rows. */
   undoing: boolean;
@@ -49,17 +53,20 @@ export interface StepResult {
 const summaryOf = (row: Import): ImportSummary => {
   const bytes = Number(row.bytes);
   const finished = row.state === "done" || row.state === "undone";
+  const format = row.format as unknown as Recognised["format"];
+  // An archive's progress is through the entry it reads, once inflated.
+  const reading = "entry" in format && format.entry ? format.entry.bytes : bytes;
   return {
     id: row.id,
     fileName: row.fileName,
     bytes,
     state: row.state as ImportSummary["state"],
-    layout: (row.format as unknown as Recognised["format"]).layout,
+    layout: format.layout,
     kind: row.kind as Recognised["kind"],
     counts: { read: row.read, created: row.created, skipped: row.skipped, refused: row.refused },
     kinds: row.kinds as KindCounts,
     refusals: row.refusals as ImportSummary["refusals"],
-    progress: finished || bytes === 0 ? 1 : Math.min(1, Number(row.offset) / bytes),
+    progress: finished || reading === 0 ? 1 : Math.min(1, Number(row.offset) / reading),
     error: row.error,
     createdAt: row.createdAt.getTime(),
     finishedAt: row.finishedAt?.getTime() ?? null,
@@ -96,6 +103,58 @@ export const createStore = (db: Database) => {
     putChunk: (importId: string, seq: number, data: Buffer) =>
       prisma.importChunk.create({ data: { importId, seq, data: Uint8Array.from(data) } }),
 
+    /**
+     * The stored upload's bytes in [start, end), for random access into an archive. Reading its directory reads a
+     * few bytes at a time, so the last chunk fetched is kept.
+     */
+    rangeOf(importId: string) {
+      let held: { seq: number; bytes: Buffer } | undefined;
+      const chunk = async (seq: number) => {
+        if (held?.seq !== seq) {
+          const row = await prisma.importChunk.findUnique({ where: { importId_inflated_seq: { importId, inflated: false, seq } } });
+          if (!row) return undefined;
+          held = { seq, bytes: Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength) };
+        }
+        return held.bytes;
+      };
+      return async function* range(start: number, end: number): AsyncGenerator<Buffer> {
+        for (let at = start; at < end;) {
+          const bytes = await chunk(Math.floor(at / CHUNK_BYTES));
+          if (!bytes) return;
+          const from = at % CHUNK_BYTES;
+          const piece = bytes.subarray(from, Math.min(bytes.length, from + end - at));
+          if (!piece.length) return;
+          yield piece;
+          at += piece.length;
+        }
+      };
+    },
+
+    /** Forgets what an earlier try inflated of the import's archive entry: inflating starts again from its start. */
+    dropInflated: (importId: string) => prisma.importChunk.deleteMany({ where: { importId, inflated: true } }),
+
+    /**
+     * Stores a chunk of the inflated entry while the step is still the import's current one (a cancel waits for
+     * it, then drops it with the rest); false once it is not, and the step stops.
+     */
+    putInflatedChunk: async (job: Job, seq: number, data: Buffer) =>
+      (await prisma.$executeRaw`INSERT INTO import_chunk (import_id, inflated, seq, data)
+          SELECT ${job.id}::uuid, true, ${seq}, ${data}
+          WHERE EXISTS (SELECT 1 FROM import WHERE id = ${job.id}::uuid AND step = ${job.step} AND state IN ('queued', 'reading') FOR SHARE)
+          ON CONFLICT (import_id, inflated, seq) DO UPDATE SET data = excluded.data`) === 1,
+
+    /**
+     * The entry is inflated into `chunks` chunks: the next step reads them. A concurrent try that dropped some
+     * (a step handed out again while this one was still inflating) makes the count differ, and this one is retried.
+     */
+    saveInflated: (job: Job, chunks: number) =>
+      prisma.$transaction(async (tx) => {
+        const stored = await tx.importChunk.count({ where: { importId: job.id, inflated: true } });
+        if (stored !== chunks) throw new Error(`import ${job.id}: ${stored} inflated chunks stored, ${chunks} written`);
+        const { count } = await tx.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { inflated: true, step: job.step + 1 } });
+        if (count) await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
+      }),
+
     /** Forgets a file whose upload did not finish. */
     dropFile,
 
@@ -122,10 +181,10 @@ export const createStore = (db: Database) => {
       return summaryOf(row);
     },
 
-    /** The file's bytes from `offset` on, a piece at a time. */
-    async *fileFrom(importId: string, offset: number): AsyncGenerator<Buffer> {
+    /** The file's bytes from `offset` on, a piece at a time: the upload's, or its archive entry's once inflated. */
+    async *fileFrom(importId: string, offset: number, inflated: boolean): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(offset / CHUNK_BYTES); ; seq++) {
-        const chunk = await prisma.importChunk.findUnique({ where: { importId_seq: { importId, seq } } });
+        const chunk = await prisma.importChunk.findUnique({ where: { importId_inflated_seq: { importId, inflated, seq } } });
         if (!chunk) return;
         const bytes = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
         yield seq === Math.floor(offset / CHUNK_BYTES) ? bytes.subarray(offset % CHUNK_BYTES) : bytes;
@@ -147,7 +206,8 @@ export const createStore = (db: Database) => {
       if (row.state === "queued") await prisma.import.updateMany({ where: { id: importId, state: "queued" }, data: { state: "reading" } });
       const recognised = { kind: row.kind, format: row.format } as unknown as Pick<Recognised, "kind" | "format">;
       return {
-        id: row.id, accountId: row.accountId, step, undoing: row.state === "undoing", offset: Number(row.offset), line: row.line,
+        id: row.id, accountId: row.accountId, bytes: Number(row.bytes), inflated: row.inflated, step, undoing: row.state === "undoing",
+        offset: Number(row.offset), line: row.line,
         options: row.options as unknown as ImportOptions, ...recognised,
       } as Job;
     },
@@ -190,10 +250,11 @@ export const createStore = (db: Database) => {
       }),
 
     /** The file cannot be read on: the import fails with the reason, keeping the rows read before. */
-    async fail(job: Job, error: string) {
-      await prisma.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { state: "failed", error, finishedAt: new Date() } });
-      await dropFile(job.id);
-    },
+    fail: (job: Job, error: string) =>
+      prisma.$transaction([
+        prisma.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { state: "failed", error, finishedAt: new Date() } }),
+        prisma.importChunk.deleteMany({ where: { importId: job.id } }),
+      ]),
 
     /** Stops an import that is still queued or being read; null when it is not one of those. */
     async cancel(accountId: string, id: string) {

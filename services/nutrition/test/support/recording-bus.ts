@@ -27,8 +27,8 @@ export const recordingBus = (inner: Bus, subjects: readonly string[]) => {
       inner.subscribe(
         def,
         durable,
-        async (event) => {
-          await handler(event);
+        async (event, delivery) => {
+          await handler(event, delivery);
           handled.add(event.id);
         },
         opts,
