@@ -376,7 +376,8 @@ export const operations = {
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
     summary: "Import a weigh-in export, a food diary (CSV) or an Apple Health export.xml",
-    description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
+    description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. A streamed upload has no " +
+      "overall deadline but must not stall: 60 s without a byte cuts it with 408 and nothing is kept. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
       "Libra and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), " +
       "times without a zone in `tz` (default UTC), a date without a time at local noon. Food diaries: MyFitnessPal's " +
