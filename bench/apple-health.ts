@@ -198,6 +198,8 @@ await runBenchmark(async () => {
   const started = performance.now();
   const firstId = await upload(a.key);
   const uploaded = performance.now();
+  // The peak so far is the upload's: which of storing and reading the file holds the memory.
+  const uploadPeak = Math.max(peak, (await memoryOf(pid))?.peakMb ?? 0);
   const first = await follow(a.key, firstId);
   const read = performance.now();
   clearInterval(sampler);
@@ -210,7 +212,7 @@ await runBenchmark(async () => {
   console.log(`\n1. upload ${round(uploadS)} s (${round(bytes / MIB / uploadS)} MiB/s); read ${round(readS)} s: ${first.state}${first.error ? ` (${first.error})` : ""}`);
   console.log(`${round(rows / readS)} rows/s, ${round(generated.elements / readS)} elements/s, ${round(bytes / MIB / readS)} MiB/s; counts ${JSON.stringify(first.counts)}`);
   console.log(`kinds ${JSON.stringify(first.kinds)}`);
-  console.log(`imports RSS ${idle} MB idle, ${peak} MB at most: +${round(growth)} MiB  ${growth < 200 ? "PASS" : "MISS"} (aim < 200 MiB)`);
+  console.log(`imports RSS ${idle} MB idle, ${uploadPeak} MB at most by the upload's end, ${peak} MB at most: +${round(growth)} MiB  ${growth < 200 ? "PASS" : "MISS"} (aim < 200 MiB)`);
 
   // 2. The same file again: nothing new.
   const againStarted = performance.now();
@@ -245,7 +247,7 @@ await runBenchmark(async () => {
   const results = {
     mib: bytes / MIB, years, generated, uploadSeconds: uploadS, readSeconds: readS, state: first.state, error: first.error,
     counts: first.counts, kinds: first.kinds, rowsPerSecond: rows / readS, elementsPerSecond: generated.elements / readS,
-    mibPerSecond: bytes / MIB / readS, importsRssMb: { idle, peak }, rssGrowthMib: growth,
+    mibPerSecond: bytes / MIB / readS, importsRssMb: { idle, uploadPeak, peak }, rssGrowthMib: growth,
     again: { state: again.state, created: againCreated, seconds: againS }, crash,
   };
   console.log(`\nresults: ${await writeResults("apple-health", { at: new Date().toISOString(), machine: machine(), reader, upload: results })}`);

@@ -383,8 +383,8 @@ export const operations = {
       "times without a zone in `tz` (default UTC), a date without a time at local noon. Food diaries: MyFitnessPal's " +
       "nutrition export becomes one item per meal per day (it holds only the meal's totals), Cronometer's servings one item " +
       "per food with its amount, its daily summary one item per day; the diary's dates are its days. Apple Health's " +
-      "`export.xml` (the file inside export.zip; the archive itself is not read yet) gives weigh-ins (kg, lb), waist " +
-      "measurements and workouts (source `phone_health`), each time at its own offset; a document type declaring entities is refused. Each reading, " +
+      "`export.xml` (the file inside export.zip; the archive itself is not read yet) gives weigh-ins (kg, lb) with the body fat " +
+      "recorded at their instant, waist measurements and workouts (source `phone_health`), each time at its own offset; a document type declaring entities is refused. Each reading, " +
       "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
     upload: { limitBytes: IMPORT_FILE_LIMIT, mediaTypes: ["text/csv", "text/plain", "application/xml", "text/xml", "application/octet-stream"], streamed: true },
