@@ -3,7 +3,7 @@ import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@f
 import type { AccountData } from "@fit/service-kit";
 import type { Recognised } from "../domain/file-kind.ts";
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
-import { PrismaClient, type Import } from "./generated/client.ts";
+import { Prisma, PrismaClient, type Import } from "./generated/client.ts";
 
 /** The file is kept in pieces of this size: a step reads from any offset by fetching only the pieces it needs. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -93,8 +93,10 @@ export const createStore = (db: Database) => {
     close: () => prisma.$disconnect(),
     accountData,
 
+    // On the driver, which sends the bytes as they are: through the Prisma client each 1 MiB chunk became copies
+    // and text, and the service grew with the upload's size (docs/performance.md, "Apple Health imports").
     putChunk: (importId: string, seq: number, data: Buffer) =>
-      prisma.importChunk.create({ data: { importId, seq, data: Uint8Array.from(data) } }),
+      db.query(Prisma.sql`INSERT INTO import_chunk (import_id, seq, data) VALUES (${importId}::uuid, ${seq}, ${data})`),
 
     /** Forgets a file whose upload did not finish. */
     dropFile,
