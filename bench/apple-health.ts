@@ -1,11 +1,16 @@
-// pnpm bench:apple-health [--mib 1024] [--upload-mib 64] [--years 10]
+// pnpm bench:apple-health [--mib 1024] [--upload-mib 64] [--years 10] [--no-crash]
 // An Apple Health export.xml over `--years` years (heart rate records every few minutes, as a watch writes them,
-// to reach the size; a weigh-in every day, a waist measurement every week, 1 500 workouts with their statistics).
-// First `--mib` MiB of it read by the imports service's reader (rootChildren + appleRowOf) in this process, as it
-// is generated: elements and rows per second and this process's RSS growth (aim: < 200 MiB). Then `--upload-mib`
-// MiB of it streamed through the gateway into the imports service of the multi-process platform (PostgreSQL +
-// NATS) and followed until done: the upload's and the reading's time, rows per second, the service's RSS growth.
-// The upload is bounded by the servers' 30 s for a request to arrive (packages/service-kit's requestTimeout).
+// to reach the size; a weigh-in every day with its body fat every week, a waist measurement every week, 1 500
+// workouts with their statistics). First `--mib` MiB of it read by the imports service's reader (rootChildren +
+// appleRowOf) in this process, as it is generated: elements and rows per second and this process's RSS growth
+// (aim: < 200 MiB). Then `--upload-mib` MiB of it (at least 41 MiB over 10 years: 24 heart-rate records a day) through
+// the gateway into the imports service of the multi-process platform (PostgreSQL + NATS), issue 39's proof:
+// 1. uploaded and read to the end: the upload's and the reading's time, rows per second, the service's RSS growth;
+// 2. uploaded again to the same account: it must create 0 rows;
+// 3. uploaded to another account with the imports service killed (SIGKILL) when half the rows are read and
+//    started again (skipped with --no-crash): it must end with the same counts, and the rows stored for the two
+//    accounts (weigh-ins, measurements, workouts: count and an MD5 of their fields) must be the same.
+// The upload has no overall deadline, only the 60 s of silence a streamed upload may have (UPLOAD_IDLE_TIMEOUT_MS).
 // `pnpm build` first: the servers run their dist.
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -18,7 +23,7 @@ import { APPLE_ROOT, appleRowOf } from "../services/imports/src/domain/apple-hea
 import { rootChildren } from "../services/imports/src/domain/xml-elements.ts";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
 import { onCleanup, runBenchmark } from "./support/cleanup.ts";
-import { createBenchDatabase } from "./support/database.ts";
+import { createBenchDatabase, withClient } from "./support/database.ts";
 import { machine } from "./support/machine.ts";
 import { memoryOf } from "./support/proc.ts";
 import { writeResults } from "./support/report.ts";
@@ -26,7 +31,10 @@ import { startPlatform } from "./support/services.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "--"),
-  options: { mib: { type: "string", default: "1024" }, "upload-mib": { type: "string", default: "64" }, years: { type: "string", default: "10" } },
+  options: {
+    mib: { type: "string", default: "1024" }, "upload-mib": { type: "string", default: "64" }, years: { type: "string", default: "10" },
+    "no-crash": { type: "boolean", default: false },
+  },
 });
 const readerMib = Number(values.mib);
 const mib = Number(values["upload-mib"]);
@@ -41,11 +49,11 @@ const days = Math.round(years * 365.25);
 // A heart-rate record with its metadata is about 480 bytes: as many as fill the size, spread evenly over the days.
 const heartRatesPerDayOf = (size: number) => Math.max(24, Math.round((size * MIB) / 480 / days));
 
-let counts = { elements: 0, weighIns: 0, waist: 0, workouts: 0, heartRates: 0 };
+let counts = { elements: 0, weighIns: 0, bodyFat: 0, waist: 0, workouts: 0, heartRates: 0 };
 
 /** The export, a day at a time in pieces of about 1 MiB, never held whole. */
 async function* exportXml(heartRatesPerDay: number): AsyncGenerator<Buffer> {
-  counts = { elements: 0, weighIns: 0, waist: 0, workouts: 0, heartRates: 0 };
+  counts = { elements: 0, weighIns: 0, bodyFat: 0, waist: 0, workouts: 0, heartRates: 0 };
   yield Buffer.from(APPLE_HEAD);
   let parts: string[] = [];
   let held = 0;
@@ -60,6 +68,8 @@ async function* exportXml(heartRatesPerDay: number): AsyncGenerator<Buffer> {
     add(appleRecord("BodyMass", lb ? "lb" : "kg", lb ? (176 + Math.sin(d / 30) * 4).toFixed(1) : (80 + Math.sin(d / 30) * 2).toFixed(2), day, 60));
     counts.weighIns++;
     if (d % 7 === 0) {
+      add(appleRecord("BodyFatPercentage", "%", (0.2 + Math.sin(d / 60) / 50).toFixed(3), day, 60));
+      counts.bodyFat++;
       add(appleRecord("WaistCircumference", "cm", (84 + Math.sin(d / 90)).toFixed(1), day, 60));
       counts.waist++;
     }
@@ -114,61 +124,131 @@ const readInProcess = async () => {
   return { mib: bytes / MIB, seconds, generated: counts, rows, elementsPerSecond: counts.elements / seconds, rowsPerSecond: wanted / seconds, rssGrowthMib: growth };
 };
 
+type Summary = { id: string; state: string; counts: Record<string, number>; kinds: Record<string, Record<string, number>>; progress: number; error: string | null };
+
+/** What an account holds of the three kinds, each as its count and an MD5 of its rows' fields in a fixed order (ids aside: an import's differ). */
+const storedOf = (databaseUrl: string, accountId: string) =>
+  withClient(databaseUrl, async (client) => {
+    const digest = async (table: string, fields: string, order: string) => {
+      const { rows } = await client.query<{ n: number; md5: string }>(
+        `SELECT count(*)::int AS n, md5(coalesce(string_agg(concat_ws('|', ${fields}), ',' ORDER BY ${order}), '')) AS md5 FROM ${table} WHERE account_id = $1`,
+        [accountId],
+      );
+      return rows[0]!;
+    };
+    return {
+      weighIns: await digest("body_metrics.weight_reading", "extract(epoch FROM ts), weight_kg, body_fat_pct, source, external_id", "ts, external_id"),
+      measurements: await digest("body_metrics.measurement", "extract(epoch FROM ts), site, value_cm, source, external_id", "ts, external_id"),
+      workouts: await digest("workouts.workout", "extract(epoch FROM started_at), activity_type, source, external_id, duration_s, distance_m, energy_kcal, avg_hr, max_hr", "started_at, external_id"),
+    };
+  });
+
 await runBenchmark(async () => {
   const reader = await readInProcess();
   const db = await createBenchDatabase();
-  const platform = await startPlatform(db.url);
-  const { key } = await platform.account("apple-health");
-  const pid = platform.pids["imports"]!;
-  const idle = (await memoryOf(pid))!.rssMb;
-  let peak = idle;
-  const sampler = setInterval(() => void memoryOf(pid).then((m) => {
-    if (m) peak = Math.max(peak, m.rssMb, m.peakMb);
-  }), 250);
+  // A step the killed service held comes back after 10 s rather than a minute.
+  const platform = await startPlatform(db.url, { env: { imports: { IMPORT_STEP_ACK_WAIT_MS: "10000" } } });
 
-  // Written to a file first, so the upload goes as fast as the platform takes it: the servers allow a request
-  // 30 s to arrive (packages/service-kit's requestTimeout), which is what bounds the size this can send.
+  // Written to a file first, so the upload goes as fast as the platform takes it.
   const dir = await mkdtemp(join(tmpdir(), "fit-apple-"));
   onCleanup(() => rm(dir, { recursive: true, force: true }));
   const path = join(dir, "export.xml");
   const heartRatesPerDay = heartRatesPerDayOf(mib);
   await pipeline(Readable.from(exportXml(heartRatesPerDay)), createWriteStream(path));
   const bytes = (await stat(path)).size;
-  console.log(`Apple Health export.xml: ${mib} MiB over ${years} years, ${heartRatesPerDay} heart-rate records a day`);
+  const generated = { ...counts };
+  const wanted = generated.weighIns + generated.bodyFat + generated.waist + generated.workouts;
+  console.log(`Apple Health export.xml: ${round(bytes / MIB)} MiB over ${years} years, ${heartRatesPerDay} heart-rate records a day`);
+  console.log(`${generated.elements} elements (${generated.heartRates} heart rate, ${generated.weighIns} weigh-ins, ${generated.bodyFat} body fat, ${generated.waist} waist, ${generated.workouts} workouts)`);
+
+  const upload = async (key: string) => {
+    const response = await fetch(`${platform.gatewayUrl}/api/imports?name=export.xml`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/xml" },
+      body: Readable.toWeb(createReadStream(path, { highWaterMark: 1024 * 1024 })) as ReadableStream,
+      duplex: "half",
+    });
+    const accepted = (await response.json()) as Summary;
+    if (response.status !== 202) throw new Error(`upload answered ${response.status}: ${JSON.stringify(accepted)}`);
+    return accepted.id;
+  };
+  /** Polls the import until it is no longer reading; `whenRead` is called once as soon as `atRows` rows are read. */
+  const follow = async (key: string, id: string, whenRead?: { atRows: number; then: () => Promise<void> }) => {
+    for (;;) {
+      const poll = await fetch(`${platform.gatewayUrl}/api/imports/${id}`, { headers: { authorization: `Bearer ${key}` } }).catch(() => null);
+      const summary = poll?.ok ? ((await poll.json()) as Summary) : null;
+      if (summary && summary.state !== "queued" && summary.state !== "reading") return summary;
+      if (summary && whenRead && (summary.counts["read"] ?? 0) >= whenRead.atRows) {
+        const { then } = whenRead;
+        whenRead = undefined;
+        await then();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+
+  // 1. Uninterrupted, with the imports service's memory sampled.
+  const a = await platform.account("apple-health");
+  const pid = platform.pids["imports"]!;
+  const idle = (await memoryOf(pid))!.rssMb;
+  let peak = idle;
+  const sampler = setInterval(() => void memoryOf(pid).then((m) => {
+    if (m) peak = Math.max(peak, m.rssMb, m.peakMb);
+  }), 250);
   const started = performance.now();
-  const response = await fetch(`${platform.gatewayUrl}/api/imports?name=export.xml`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/xml" },
-    body: Readable.toWeb(createReadStream(path, { highWaterMark: 1024 * 1024 })) as ReadableStream,
-    duplex: "half",
-  });
-  const accepted = (await response.json()) as { id: string };
-  if (response.status !== 202) throw new Error(`upload answered ${response.status}: ${JSON.stringify(accepted)}`);
+  const firstId = await upload(a.key);
   const uploaded = performance.now();
-  let summary: { state: string; counts: Record<string, number>; kinds: object; error: string | null };
-  for (;;) {
-    const poll = await fetch(`${platform.gatewayUrl}/api/imports/${accepted.id}`, { headers: { authorization: `Bearer ${key}` } });
-    summary = (await poll.json()) as typeof summary;
-    if (summary.state !== "queued" && summary.state !== "reading") break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  // The peak so far is the upload's: which of storing and reading the file holds the memory.
+  const uploadPeak = Math.max(peak, (await memoryOf(pid))?.peakMb ?? 0);
+  const first = await follow(a.key, firstId);
   const read = performance.now();
   clearInterval(sampler);
   const final = await memoryOf(pid);
   if (final) peak = Math.max(peak, final.peakMb);
-
   const uploadS = (uploaded - started) / 1000;
   const readS = (read - uploaded) / 1000;
-  const rows = summary.counts["read"] ?? 0;
+  const rows = first.counts["read"] ?? 0;
   const growth = (peak - idle) / 1.048576;
+  console.log(`\n1. upload ${round(uploadS)} s (${round(bytes / MIB / uploadS)} MiB/s); read ${round(readS)} s: ${first.state}${first.error ? ` (${first.error})` : ""}`);
+  console.log(`${round(rows / readS)} rows/s, ${round(generated.elements / readS)} elements/s, ${round(bytes / MIB / readS)} MiB/s; counts ${JSON.stringify(first.counts)}`);
+  console.log(`kinds ${JSON.stringify(first.kinds)}`);
+  console.log(`imports RSS ${idle} MB idle, ${uploadPeak} MB at most by the upload's end, ${peak} MB at most: +${round(growth)} MiB  ${growth < 200 ? "PASS" : "MISS"} (aim < 200 MiB)`);
+
+  // 2. The same file again: nothing new.
+  const againStarted = performance.now();
+  const again = await follow(a.key, await upload(a.key));
+  const againS = (performance.now() - againStarted) / 1000;
+  const againCreated = again.counts["created"] ?? -1;
+  console.log(`\n2. the same file again: ${again.state}, ${againCreated} rows created in ${round(againS)} s  ${againCreated === 0 && again.state === "done" ? "PASS" : "MISS"} (aim: 0)`);
+
+  // 3. Another account, the imports service killed half-way and started again.
+  let crash: object | null = null;
+  if (!values["no-crash"]) {
+    const b = await platform.account("apple-health-crash");
+    let killedAt = 0;
+    const crashStarted = performance.now();
+    const crashed = await follow(b.key, await upload(b.key), {
+      atRows: Math.floor(wanted / 2),
+      then: async () => {
+        killedAt = (performance.now() - crashStarted) / 1000;
+        await platform.restart("imports");
+      },
+    });
+    const crashS = (performance.now() - crashStarted) / 1000;
+    const [storedA, storedB] = [await storedOf(db.url, a.accountId), await storedOf(db.url, b.accountId)];
+    const sameCounts = JSON.stringify(crashed.counts) === JSON.stringify(first.counts) && JSON.stringify(crashed.kinds) === JSON.stringify(first.kinds);
+    const sameRows = JSON.stringify(storedA) === JSON.stringify(storedB);
+    console.log(`\n3. killed (SIGKILL) at ${round(killedAt)} s, restarted; ${crashed.state} after ${round(crashS)} s; counts ${JSON.stringify(crashed.counts)}`);
+    console.log(`counts and kinds as uninterrupted: ${sameCounts ? "PASS" : "MISS"}; stored rows as uninterrupted: ${sameRows ? "PASS" : "MISS"}`);
+    console.log(`uninterrupted ${JSON.stringify(storedA)}\ninterrupted   ${JSON.stringify(storedB)}`);
+    crash = { killedAtSeconds: killedAt, seconds: crashS, state: crashed.state, counts: crashed.counts, kinds: crashed.kinds, sameCounts, sameRows, stored: { uninterrupted: storedA, interrupted: storedB } };
+  }
+
   const results = {
-    mib: bytes / MIB, years, generated: counts, uploadSeconds: uploadS, readSeconds: readS, state: summary.state, error: summary.error,
-    counts: summary.counts, kinds: summary.kinds, rowsPerSecond: rows / readS, elementsPerSecond: counts.elements / readS,
-    mibPerSecond: bytes / MIB / readS, importsRssMb: { idle, peak }, rssGrowthMib: growth,
+    mib: bytes / MIB, years, generated, uploadSeconds: uploadS, readSeconds: readS, state: first.state, error: first.error,
+    counts: first.counts, kinds: first.kinds, rowsPerSecond: rows / readS, elementsPerSecond: generated.elements / readS,
+    mibPerSecond: bytes / MIB / readS, importsRssMb: { idle, uploadPeak, peak }, rssGrowthMib: growth,
+    again: { state: again.state, created: againCreated, seconds: againS }, crash,
   };
-  console.log(`${round(bytes / MIB)} MiB, ${counts.elements} elements (${counts.heartRates} heart rate, ${counts.weighIns} weigh-ins, ${counts.waist} waist, ${counts.workouts} workouts)`);
-  console.log(`upload ${round(uploadS)} s; read ${round(readS)} s: ${summary.state}${summary.error ? ` (${summary.error})` : ""}`);
-  console.log(`${round(rows / readS)} rows/s, ${round(counts.elements / readS)} elements/s, ${round(bytes / MIB / readS)} MiB/s; counts ${JSON.stringify(summary.counts)}`);
-  console.log(`imports RSS ${idle} MB idle, ${peak} MB at most: +${round(growth)} MiB  ${growth < 200 ? "PASS" : "MISS"} (aim < 200 MiB)`);
   console.log(`\nresults: ${await writeResults("apple-health", { at: new Date().toISOString(), machine: machine(), reader, upload: results })}`);
 });

@@ -148,23 +148,33 @@ describe("Apple Health exports", () => {
       for (let h = 0; h < 24; h++) parts.push(heartRate(day + h * 3_600_000, 55 + h));
       parts.push(appleRecord("StepCount", "count", 8000 + i, day));
       // Half the days in pounds on a clock five hours behind UTC, half in kilograms an hour ahead.
+      // Body fat is a record of its own at the weigh-in's instant, before it or after it.
+      const fat = i % 10 === 0 ? [appleRecord("BodyFatPercentage", "%", 0.2 + i / 1000, day, 60)] : [];
+      if (i % 20 === 0) parts.push(...fat);
       parts.push(i % 2 ? appleRecord("BodyMass", "lb", (176.4 - i * 0.1).toFixed(1), day, -300) : appleRecord("BodyMass", "kg", (80 - i * 0.05).toFixed(2), day, 60));
-      if (i % 10 === 0) parts.push(appleRecord("BodyFatPercentage", "%", 0.2, day, 60), appleRecord("WaistCircumference", i % 20 ? "in" : "cm", i % 20 ? 33 : 84, day, 60));
+      if (i % 20 !== 0) parts.push(...fat);
+      if (i % 10 === 0) parts.push(appleRecord("WaistCircumference", i % 20 ? "in" : "cm", i % 20 ? 33 : 84, day, 60));
       if (i % 7 === 0) parts.push(appleWorkout({ type: "Running", startMs: day + 3_600_000, minutes: 30, distance: { value: 5, unit: "km" }, energy: { value: 300, unit: "kcal" }, hr: { avg: 150, max: 170 } }));
     }
-    parts.push(appleRecord("BodyMass", "kg", "n/a", T), APPLE_TAIL);
+    // Body fat with no weigh-in at its instant (kept, shown on none), and one out of range.
+    parts.push(appleRecord("BodyFatPercentage", "%", 0.25, T + 5 * DAY + 3_600_000), appleRecord("BodyMass", "kg", "n/a", T));
+    parts.push(appleRecord("BodyFatPercentage", "%", 0.9, T + 6 * DAY), APPLE_TAIL);
     return parts.join("");
   };
+  const bodyFat = (i: number) => (i % 10 === 0 ? 20 + i / 10 : null);
   const weight = (i: number) => (i % 2 ? Math.round((176.4 - i * 0.1) * 0.45359237 * 100) / 100 : Number((80 - i * 0.05).toFixed(2)));
   const workouts = async (api: Api) => (await api.get("/api/workouts?limit=100")).body.items as {
     startedAt: number; activityType: string; source: string; durationS: number; distanceM: number; energyKcal: number; avgHr: number; maxHr: number;
   }[];
   const measurements = async (api: Api) => (await api.get("/api/measurements?limit=200")).body.items as { id: string; ts: number; site: string; valueCm: number }[];
 
-  it("imports weigh-ins (kg and lb), waist measurements and workouts with their offsets, skips the rest, creates nothing the second time, and undo removes every kind", async () => {
+  it("imports weigh-ins (kg and lb) with their body fat, waist measurements and workouts with their offsets, skips the rest, creates nothing the second time, and undo removes every kind", async () => {
     const api = client(system.url, (await system.account()).key);
     const byHand = await api.post("/api/measurements", { site: "waist", valueCm: 90, ts: Date.UTC(2025, 0, 1) });
     expect(byHand.status).toBe(200);
+    // Day 10's weigh-in is already there (a scale's CSV): the export adds its body fat, and undo takes only that off.
+    const csv = await finished(api, (await upload(api, `Date,Weight\n${new Date(T + 10 * DAY).toISOString()},${weight(10)}\n`)).body.id);
+    expect(csv.counts.created).toBe(1);
     const file = exportXml();
     const accepted = await api.post("/api/imports?name=export.xml", file, { "content-type": "application/xml" });
     expect(accepted.status).toBe(202);
@@ -172,17 +182,19 @@ describe("Apple Health exports", () => {
     const first = await finished(api, accepted.body.id, 60_000);
     expect(first).toMatchObject({
       state: "done", error: null,
-      counts: { read: DAYS + 4 + 4 + 6 + 1, created: DAYS + 4 + 6, skipped: 4, refused: 1 },
+      counts: { read: DAYS + 4 + 5 + 6 + 2, created: DAYS - 1 + 4 + 5 + 6, skipped: 1, refused: 2 },
       kinds: {
-        "weigh-in": { read: DAYS, created: DAYS, skipped: 0 },
+        "weigh-in": { read: DAYS, created: DAYS - 1, skipped: 1 },
         measurement: { read: 4, created: 4, skipped: 0 },
-        "body-fat": { read: 4, created: 0, skipped: 4 },
+        "body-fat": { read: 5, created: 5, skipped: 0 },
         workout: { read: 6, created: 6, skipped: 0 },
       },
-      refusals: [{ reason: '"n/a" is not a number' }],
+      refusals: [{ reason: '"n/a" is not a number' }, { reason: "body fat of 90 %, not 1 to 80 %" }],
     });
     const stored = await weighIns(api);
-    expect(stored.map((w) => [w.ts, w.weightKg, w.source])).toEqual(Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i), "import"]));
+    expect(stored.map((w) => [w.ts, w.weightKg, w.bodyFatPct, w.source])).toEqual(
+      Array.from({ length: DAYS }, (_, i) => [T + i * DAY, weight(i), bodyFat(i), "import"]),
+    );
     const waist = (await measurements(api)).filter((m) => m.id !== byHand.body.id).map((m) => [m.ts, m.site, m.valueCm]).reverse();
     expect(waist).toEqual([[T, "waist", 84], [T + 10 * DAY, "waist", 83.8], [T + 20 * DAY, "waist", 84], [T + 30 * DAY, "waist", 83.8]]);
     const runs = (await workouts(api)).map((w) => [w.startedAt, w.activityType, w.source, w.durationS, w.distanceM, w.energyKcal, w.avgHr, w.maxHr]);
@@ -191,12 +203,15 @@ describe("Apple Health exports", () => {
     const again = await api.post("/api/imports", file, { "content-type": "application/xml" });
     expect(await finished(api, again.body.id, 60_000)).toMatchObject({
       state: "done", counts: { created: 0 },
-      kinds: { "weigh-in": { created: 0, skipped: DAYS }, measurement: { created: 0, skipped: 4 }, workout: { created: 0, skipped: 6 } },
+      kinds: {
+        "weigh-in": { created: 0, skipped: DAYS }, measurement: { created: 0, skipped: 4 }, "body-fat": { created: 0, skipped: 5 },
+        workout: { created: 0, skipped: 6 },
+      },
     });
     expect(await weighIns(api)).toEqual(stored);
 
     await undo(api, accepted.body.id);
-    expect(await weighIns(api)).toEqual([]);
+    expect((await weighIns(api)).map((w) => [w.ts, w.weightKg, w.bodyFatPct])).toEqual([[T + 10 * DAY, weight(10), null]]);
     expect((await measurements(api)).map((m) => m.id)).toEqual([byHand.body.id]);
     expect(await workouts(api)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -128,6 +129,16 @@ export const startPlatform = async (
     pids,
     addCoach,
     coaches: () => coaches,
+    /** Kills a service's process as a crash would (SIGKILL) and starts another on its port; its pid changes. */
+    restart: async (service: keyof typeof ports) => {
+      const entry = started.find((s) => s.name === service);
+      if (!entry) throw new Error(`${service} is not running`);
+      const exited = once(entry.child, "exit");
+      entry.child.kill("SIGKILL");
+      await exited;
+      started.splice(started.indexOf(entry), 1);
+      await start(service, service, ports[service]);
+    },
     /** A new account and a key (full access unless scopes are given), from the gateway's admin socket (what create-key uses). */
     account: async (label: string, scopes?: string[]) => {
       const email = `${label}-${randomBytes(3).toString("hex")}@bench.example.com`;

@@ -198,7 +198,19 @@ export const ImportedMeasurement = z.object({
   valueCm: z.number().min(5).max(300),
 });
 
+/**
+ * A body-fat reading an import writes apart from its weigh-in (Apple Health records the two separately): shown on
+ * the imported weigh-in of the same instant that has none of its own, whichever of the two is imported first.
+ */
+export const ImportedBodyFat = z.object({
+  id: Uuid,
+  externalId: z.string().min(1).max(200),
+  ts: LoggedTimestampMs,
+  bodyFatPct: BodyFatPct,
+});
+
 const weighInImport = importEndpoints("body-metrics", "body-metrics.weight", ImportedWeighIn);
+const bodyFatImport = importEndpoints("body-metrics", "body-metrics.body-fat", ImportedBodyFat);
 const measurementImport = importEndpoints("body-metrics", "body-metrics.measurement", ImportedMeasurement);
 
 export const bodyMetricsBus = {
@@ -230,6 +242,9 @@ export const bodyMetricsBus = {
   /** Measurements stored once per (account, externalId), source `import`; an import's undo removes them. */
   importMeasurements: measurementImport.import,
   removeImportedMeasurements: measurementImport.removeImported,
+  /** Body fat stored once per (account, externalId) and attached to the imported weigh-in of its instant; undo takes it off again. */
+  importBodyFat: bodyFatImport.import,
+  removeImportedBodyFat: bodyFatImport.removeImported,
   /** The readings between two instants, oldest first: what a copy of them (insights' read model) is repaired from. */
   weightReadings: defineEndpoint({
     subject: "body-metrics.weight-readings.get",

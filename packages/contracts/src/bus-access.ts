@@ -104,6 +104,7 @@ export const busAccess = {
   imports: {
     asks: [
       bodyMetricsBus.importWeighIns, bodyMetricsBus.removeImportedWeighIns, bodyMetricsBus.importMeasurements, bodyMetricsBus.removeImportedMeasurements,
+      bodyMetricsBus.importBodyFat, bodyMetricsBus.removeImportedBodyFat,
       nutritionBus.importItems, nutritionBus.removeImportedItems, workoutsBus.importWorkouts, workoutsBus.removeImportedWorkouts,
     ],
     publishes: [importsEvents.importStep],

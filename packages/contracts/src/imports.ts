@@ -61,8 +61,8 @@ export const ImportSummary = z
       refused: count.meta({ description: "Rows that could not be read; the first ones are in `refusals`." }),
     }),
     kinds: z.partialRecord(ImportRowKind, z.object({ read: count, created: count, skipped: count })).meta({
-      description: "The counts of each kind of row read so far; a kind the file has none of is left out. Body-fat readings and " +
-        "workouts of a health export are read and counted but not yet written (skipped).",
+      description: "The counts of each kind of row read so far; a kind the file has none of is left out. A health export's " +
+        "body-fat reading is shown on the weigh-in of its instant; created counts it once stored, whether or not that weigh-in exists yet.",
     }),
     refusals: z.array(ImportRefusal).max(IMPORT_REFUSALS_KEPT),
     progress: z.number().min(0).max(1).meta({ description: "The share of the file's bytes read, 0 to 1." }),

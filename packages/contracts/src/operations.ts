@@ -378,13 +378,14 @@ export const operations = {
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
     summary: "Import a weigh-in export, a food diary (CSV), an Apple Health export (export.zip or its export.xml) or a Strava bulk export",
-    description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. Answers 202 with the " +
+    description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. A streamed upload has no " +
+      "overall deadline but must not stall: 60 s without a byte cuts it with 408 and nothing is kept. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
       "Libra and Happy Scale layouts are recognised by their header; weights in kg or lb (the header's unit, else `unit`), " +
       "times without a zone in `tz` (default UTC), a date without a time at local noon. Food diaries: MyFitnessPal's " +
       "nutrition export becomes one item per meal per day (it holds only the meal's totals), Cronometer's servings one item " +
       "per food with its amount, its daily summary one item per day; the diary's dates are its days. Apple Health's " +
-      "`export.zip`, or the `export.xml` inside it, gives weigh-ins (kg, lb), waist measurements and workouts (source " +
+      "`export.zip`, or the `export.xml` inside it, gives weigh-ins (kg, lb) with the body fat recorded at their instant, waist measurements and workouts (source " +
       "`phone_health`; from export.zip with the route its `workout-routes/*.gpx` holds), each time at its own offset; a document type declaring entities is refused. A zip archive is checked " +
       "before anything in it is inflated and refused (400, naming why) if it has more than 100 000 entries, a name that is " +
       "absolute or climbs out with `..`, a symbolic link, no `export.xml` (`apple_health_export/export.xml` or one folder " +

@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyServerOptions } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "@fit/contracts";
 import { installBodyDoor } from "./body-door.ts";
+import { installRequestDeadlines, type RequestDeadlines } from "./request-deadlines.ts";
 import { installErrorHandling, replyToClientError, replyToFrameworkError } from "./http-errors.ts";
 import { parseJsonBody, refuseNul } from "./json-body.ts";
 import { recordRequests } from "./metrics.ts";
@@ -22,7 +23,9 @@ declare module "fastify" {
 /** Bodies are small JSON documents; a larger one is a mistake or an attack (docs/decisions/0009-64kib-json-bodies.md). */
 export const BODY_LIMIT = 64 * 1024;
 const HEADERS_TIMEOUT_MS = 10_000;
+/** A body's deadlines unless the configuration says otherwise (REQUEST_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS). */
 const REQUEST_TIMEOUT_MS = 30_000;
+const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 export interface HttpAppOptions {
   name: string;
@@ -31,6 +34,7 @@ export interface HttpAppOptions {
   readiness: () => Promise<void>;
   /** Addresses of proxies whose X-Forwarded-For is believed for request.ip (unset: the socket's address). */
   trustProxy?: string | undefined;
+  deadlines?: Partial<RequestDeadlines> | undefined;
 }
 
 /**
@@ -50,7 +54,7 @@ export const parseJson = (_request: unknown, body: string | Buffer, done: (error
 };
 
 /** The Fastify base every process shares: zod validation, the error envelope, health endpoints. */
-export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOptions) => {
+export const createHttpApp = ({ name, logger, readiness, trustProxy, deadlines }: HttpAppOptions) => {
   const app = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: !logsEveryRequest(logger) }),
@@ -59,9 +63,10 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
     return503OnClosing: true,
     forceCloseConnections: "idle",
     requestIdHeader: "x-request-id",
-    // Timeouts on purpose: a client that drips its headers or body slowly cannot hold a connection for long.
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    // Node checks those deadlines every 30 s by default; every 2 s, a dripping client is cut close to them.
+    // Timeouts on purpose: a client that drips its headers or body slowly cannot hold a connection for long. The
+    // body's are installRequestDeadlines', per route (a streamed upload's is an idle timeout), so Node's is off.
+    requestTimeout: 0,
+    // Node checks the headers' deadline every 30 s by default; every 2 s, a dripping client is cut close to it.
     http: { headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 2_000 },
     // Errors Node answers before Fastify sees a request (431, a malformed request line) leave in the envelope.
     clientErrorHandler: replyToClientError,
@@ -90,6 +95,10 @@ export const createHttpApp = ({ name, logger, readiness, trustProxy }: HttpAppOp
   });
   installErrorHandling(app);
   installBodyDoor(app);
+  installRequestDeadlines(app, {
+    requestMs: deadlines?.requestMs ?? REQUEST_TIMEOUT_MS,
+    uploadIdleMs: deadlines?.uploadIdleMs ?? UPLOAD_IDLE_TIMEOUT_MS,
+  });
   recordRequests(app, name);
   app.decorateRequest("caller", null as unknown as Caller);
   // A keep-alive connection whose request finishes after close() began would hold the server open until its

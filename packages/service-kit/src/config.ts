@@ -42,6 +42,9 @@ export const baseEnv = (defaultPort: number) =>
     DATA_DIR: z.string().default("./data"),
     /** How long sent outbox rows are kept before pruning (hours); never less than the stream's 2-minute duplicate window. */
     OUTBOX_RETENTION_HOURS: z.coerce.number().min(0).max(8760).default(168),
+    /** How long a request's body may take to arrive (unset: 30 s), and a streamed upload's longest pause (unset: 60 s). */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).optional(),
+    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).optional(),
     /** Shared by the gateway (signs) and the services (verify) for the internal caller assertion. */
     INTERNAL_ASSERTION_SECRET: z.string().min(32, "must be at least 32 characters"),
   });

@@ -103,6 +103,7 @@ export const buildService = async <S extends ServiceStore>(
   const http = {
     name: definition.name,
     logger: loggerOptions(definition.name, config.LOG_LEVEL),
+    deadlines: { requestMs: config.REQUEST_TIMEOUT_MS, uploadIdleMs: config.UPLOAD_IDLE_TIMEOUT_MS },
     readiness: async () => {
       await store.ping();
       await bus.ping();

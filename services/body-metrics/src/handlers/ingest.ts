@@ -15,7 +15,7 @@ export const serveWeightIngest = ({ bus, store, relay }: ServiceContext<Store>) 
   });
 
 /**
- * An import's batches of weigh-ins and measurements (the imports service): stored once per (account, externalId), source `import`. The key is
+ * An import's batches of weigh-ins, measurements and body fat (the imports service): stored once per (account, externalId), source `import`. The key is
  * prefixed so an import's ids never meet a scale's (docs/decisions/0076-imports-as-background-jobs.md).
  */
 export const serveWeightImport = ({ bus, store, relay }: ServiceContext<Store>) => [
@@ -40,5 +40,12 @@ export const serveWeightImport = ({ bus, store, relay }: ServiceContext<Store>) 
   })),
   bus.serve(bodyMetricsBus.removeImportedMeasurements, async ({ accountId, ids }) => ({
     removed: await store.removeImportedMeasurements(accountId, ids),
+  })),
+  // Body fat changes what a weigh-in shows, not what its events carry (the weight): none either.
+  bus.serve(bodyMetricsBus.importBodyFat, async ({ accountId, rows }) => ({
+    stored: await store.importBodyFat(accountId, rows.map((row) => ({ ...row, externalId: `import:${row.externalId}` }))),
+  })),
+  bus.serve(bodyMetricsBus.removeImportedBodyFat, async ({ accountId, ids }) => ({
+    removed: await store.removeImportedBodyFat(accountId, ids),
   })),
 ];

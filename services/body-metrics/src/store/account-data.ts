@@ -31,6 +31,7 @@ export const accountData = (prisma: PrismaClient): AccountData => ({
       await tx.weightRollUp.deleteMany({ where: { accountId } });
       await tx.weightReading.deleteMany({ where: { accountId } });
       await tx.measurement.deleteMany({ where: { accountId } });
+      await tx.importedBodyFat.deleteMany({ where: { accountId } });
       await tx.targets.deleteMany({ where: { accountId } });
       await deleteAccountEvents(tx, accountId);
       await deleteAccountIdempotencyKeys(tx, accountId);

@@ -49,6 +49,67 @@ const insertReading = (reading: NewReading & { externalId?: string }, onConflict
   );
 
 /**
+ * An import's readings and their events in one statement, however many (each field one array parameter, unnested) (docs/performance.md, "Imports"): a row
+ * per reading was the import's whole cost. Oldest first, so the roll-up's per-row trigger takes the day locks in
+ * order, as weight_day_sum_again does; a reading the account already has (its externalId) is skipped with its event.
+ * A reading without body fat takes the imported body fat of its instant (importBodyFat), if it came first.
+ */
+const insertReadings = (accountId: string, readings: (NewReading & { externalId: string })[]) => {
+  const events = readings.map((r) => outboxRow(bodyMetricsEvents.weightLogged, { accountId, readingId: r.id, ts: r.ts, weightKg: r.weightKg }));
+  return Prisma.sql`WITH input AS (
+      SELECT * FROM unnest(${readings.map((r) => r.id)}::uuid[], ${readings.map((r) => new Date(r.ts).toISOString())}::timestamptz[],
+        ${readings.map((r) => r.weightKg)}::float8[], ${readings.map((r) => r.bodyFatPct)}::float8[], ${readings.map((r) => r.note)}::text[],
+        ${readings.map((r) => r.source)}::text[], ${readings.map((r) => r.externalId)}::text[],
+        ${events.map((e) => e.id)}::uuid[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[], ${events.map((e) => JSON.stringify(e.headers))}::jsonb[])
+        AS r(id, ts, weight_kg, body_fat_pct, note, source, external_id, event_id, payload, headers)
+    ), inserted AS (
+      INSERT INTO weight_reading (id, account_id, ts, weight_kg, body_fat_pct, body_fat_id, note, source, external_id)
+      SELECT r.id, ${accountId}::uuid, r.ts, r.weight_kg, coalesce(r.body_fat_pct, f.body_fat_pct),
+        CASE WHEN r.body_fat_pct IS NULL THEN f.id END, r.note, r.source, r.external_id
+      FROM input r LEFT JOIN imported_body_fat f ON f.account_id = ${accountId}::uuid AND f.ts = r.ts
+      ORDER BY r.ts
+      ON CONFLICT DO NOTHING RETURNING id
+    )
+    INSERT INTO outbox_event (id, subject, payload, headers)
+    SELECT event_id, ${bodyMetricsEvents.weightLogged.subject}, payload, headers FROM input WHERE id IN (SELECT id FROM inserted)`;
+};
+
+/**
+ * An import's body fat: each stored once per externalId, and shown on the imported weigh-in of its instant that
+ * has none, with the id undo takes it off by. Readings are imported once per instant (`weigh-in:<ms>`), so at most one matches.
+ */
+const insertBodyFat = (accountId: string, rows: { id: string; externalId: string; ts: number; bodyFatPct: number }[]) =>
+  Prisma.sql`WITH inserted AS (
+      INSERT INTO imported_body_fat (id, account_id, external_id, ts, body_fat_pct)
+      SELECT id, ${accountId}::uuid, external_id, ts, body_fat_pct
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.externalId)}::text[],
+        ${rows.map((r) => new Date(r.ts).toISOString())}::timestamptz[], ${rows.map((r) => r.bodyFatPct)}::float8[])
+        AS r(id, external_id, ts, body_fat_pct)
+      ON CONFLICT DO NOTHING RETURNING id, ts, body_fat_pct
+    )
+    UPDATE weight_reading w SET body_fat_pct = i.body_fat_pct, body_fat_id = i.id FROM inserted i
+    WHERE w.account_id = ${accountId}::uuid AND w.source = 'import' AND w.ts = i.ts AND w.body_fat_pct IS NULL`;
+
+const insertMeasurements = (accountId: string, rows: (NewMeasurement & { externalId: string })[]) =>
+  Prisma.sql`INSERT INTO measurement (id, account_id, site, value_cm, ts, source, external_id)
+    SELECT id, ${accountId}::uuid, site, value_cm, ts, 'import', external_id
+    FROM unnest(${rows.map((m) => m.id)}::uuid[], ${rows.map((m) => m.site)}::text[], ${rows.map((m) => m.valueCm)}::float8[],
+      ${rows.map((m) => new Date(m.ts).toISOString())}::timestamptz[], ${rows.map((m) => m.externalId)}::text[])
+      AS r(id, site, value_cm, ts, external_id)
+    ON CONFLICT DO NOTHING`;
+
+/**
+ * The id stored under each row's externalId, in the rows' order; a row's own when none is (a removal raced it),
+ * which the import then records and undoes as a no-op.
+ */
+const storedIds = async (db: Database, table: "weight_reading" | "measurement" | "imported_body_fat", accountId: string, rows: { id: string; externalId: string }[]) => {
+  const stored = await db.query<{ id: string; external_id: string }>(Prisma.sql`SELECT id, external_id FROM ${Prisma.raw(table)}
+    WHERE account_id = ${accountId}::uuid AND external_id = ANY(${rows.map((r) => r.externalId)}::text[])`);
+  const idOf = new Map(stored.map((row) => [row.external_id, row.id]));
+  return rows.map((r) => idOf.get(r.externalId) ?? r.id);
+};
+
+/**
  * The only place that talks to the database. Every query is scoped by account. The requests a client makes
  * most (weigh-ins written and listed, the dashboard's summary) run on the driver (`db.query`), the rest through
  * the Prisma client: docs/decisions/0036-hot-paths-on-the-driver.md.
@@ -105,15 +166,10 @@ export const createStore = (db: Database) => {
      * An import's batch: each reading stored unless the account already has its `externalId`, with its event.
      * The id stored under each externalId, in order: the reading's own where it is (now or from before) the one stored.
      */
-    importReadings: (accountId: string, readings: (NewReading & { externalId: string })[]): Promise<string[]> =>
-      prisma.$transaction(async (tx) => {
-        for (const reading of readings) await tx.$queryRaw(insertReading(reading, Prisma.sql`ON CONFLICT DO NOTHING`));
-        const keys = readings.map((r) => r.externalId);
-        const stored = await tx.$queryRaw<{ id: string; external_id: string }[]>`SELECT id, external_id FROM weight_reading
-          WHERE account_id = ${accountId}::uuid AND external_id = ANY(${keys}::text[])`;
-        const idOf = new Map(stored.map((row) => [row.external_id, row.id]));
-        return readings.map((r) => idOf.get(r.externalId) ?? r.id);
-      }),
+    async importReadings(accountId: string, readings: (NewReading & { externalId: string })[]): Promise<string[]> {
+      await db.query(insertReadings(accountId, readings));
+      return storedIds(db, "weight_reading", accountId, readings);
+    },
 
     /** Deletes imported readings by id, each with its event; a reading logged another way is never touched. */
     removeImportedReadings: (accountId: string, ids: string[]): Promise<number> =>
@@ -189,17 +245,28 @@ export const createStore = (db: Database) => {
      * An import's measurements: each stored unless the account already has its `externalId`; the id stored under
      * each, in order, as importReadings answers.
      */
-    importMeasurements: (accountId: string, rows: (NewMeasurement & { externalId: string })[]): Promise<string[]> =>
-      prisma.$transaction(async (tx) => {
-        await tx.measurement.createMany({
-          data: rows.map((m) => ({ ...m, ts: new Date(m.ts), source: "import" })),
-          skipDuplicates: true,
-        });
-        const keys = rows.map((m) => m.externalId);
-        const stored = await tx.measurement.findMany({ where: { accountId, externalId: { in: keys } }, select: { id: true, externalId: true } });
-        const idOf = new Map(stored.map((row) => [row.externalId, row.id]));
-        return rows.map((m) => idOf.get(m.externalId) ?? m.id);
-      }),
+    async importMeasurements(accountId: string, rows: (NewMeasurement & { externalId: string })[]): Promise<string[]> {
+      await db.query(insertMeasurements(accountId, rows));
+      return storedIds(db, "measurement", accountId, rows);
+    },
+
+    /** An import's body fat (insertBodyFat); the id stored under each externalId, in order, as importReadings answers. */
+    async importBodyFat(accountId: string, rows: { id: string; externalId: string; ts: number; bodyFatPct: number }[]): Promise<string[]> {
+      await db.query(insertBodyFat(accountId, rows));
+      return storedIds(db, "imported_body_fat", accountId, rows);
+    },
+
+    /** Deletes imported body fat by id, and takes it off the weigh-ins that showed it; a weigh-in's own body fat stays. */
+    async removeImportedBodyFat(accountId: string, ids: string[]): Promise<number> {
+      const [row] = await db.query<{ removed: number }>(Prisma.sql`WITH gone AS (
+          DELETE FROM imported_body_fat WHERE account_id = ${accountId}::uuid AND id = ANY(${ids}::uuid[]) RETURNING id
+        ), cleared AS (
+          UPDATE weight_reading SET body_fat_pct = NULL, body_fat_id = NULL
+          WHERE account_id = ${accountId}::uuid AND body_fat_id IN (SELECT id FROM gone)
+        )
+        SELECT count(*)::int AS removed FROM gone`);
+      return row?.removed ?? 0;
+    },
 
     /** Deletes imported measurements by id; one entered by hand is never touched. */
     async removeImportedMeasurements(accountId: string, ids: string[]): Promise<number> {

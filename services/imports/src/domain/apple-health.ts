@@ -2,6 +2,7 @@
 // (docs/decisions/0078-apple-health-and-archives.md). Body mass becomes weigh-ins, body-fat percentage and waist
 // circumference body composition readings, <Workout> a workout; every other record (heart rate, steps: nearly all
 // of a real export) is recognised by its first bytes and skipped without being parsed.
+import { BodyFatPct } from "@fit/contracts";
 import { CM_PER_IN, KG_PER_LB } from "@fit/units";
 import { appleInstant, parseElement, type Node } from "./apple-element.ts";
 import { workoutOf, type AppleWorkout } from "./apple-workout.ts";
@@ -55,10 +56,13 @@ const recordOf = (node: Node): AppleRow => {
       if (!factor) return { kind: "refused", reason: `body mass in "${unit.slice(0, 20)}", not kg, lb, g or st` };
       return { kind: "weigh-in", externalId: `weigh-in:${ts}`, ts, weightKg: round(number * factor, 2) };
     }
-    case "HKQuantityTypeIdentifierBodyFatPercentage":
+    case "HKQuantityTypeIdentifierBodyFatPercentage": {
       // Health stores a fraction (0.215 for 21.5 %) under the unit "%".
       if (unit !== "%") return { kind: "refused", reason: `body fat in "${unit.slice(0, 20)}", not %` };
-      return { kind: "body-fat", externalId: `body-fat:${ts}`, ts, bodyFatPct: round(number * 100, 1) };
+      const bodyFatPct = round(number * 100, 1);
+      if (!BodyFatPct.safeParse(bodyFatPct).success) return { kind: "refused", reason: `body fat of ${bodyFatPct} %, not 1 to 80 %` };
+      return { kind: "body-fat", externalId: `body-fat:${ts}`, ts, bodyFatPct };
+    }
     case "HKQuantityTypeIdentifierWaistCircumference": {
       const factor = CM_PER[unit];
       if (!factor) return { kind: "refused", reason: `waist in "${unit.slice(0, 20)}", not cm, m, mm, in or ft` };

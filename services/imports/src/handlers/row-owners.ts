@@ -1,6 +1,6 @@
 import {
   bodyMetricsBus, IMPORT_BATCH_LIMIT, nutritionBus, WORKOUT_IMPORT_BATCH, workoutsBus,
-  type ImportedFoodItem, type ImportedMeasurement, type ImportedWeighIn, type ImportedWorkoutRow, type ImportRowKind,
+  type ImportedBodyFat, type ImportedFoodItem, type ImportedMeasurement, type ImportedWeighIn, type ImportedWorkoutRow, type ImportRowKind,
 } from "@fit/contracts";
 import type { z } from "zod";
 import type { Bus } from "@fit/bus";
@@ -28,7 +28,7 @@ interface RowOwner {
 
 /**
  * The owners of the kinds of row imports create (docs/decisions/0076-imports-as-background-jobs.md). A kind read
- * but not written yet (a health export's body fat, apart from its weigh-in) has none and counts as skipped.
+ * but not written has none and counts as skipped.
  */
 export const rowOwners: Partial<Record<ImportRowKind, RowOwner>> = {
   "weigh-in": {
@@ -42,6 +42,13 @@ export const rowOwners: Partial<Record<ImportRowKind, RowOwner>> = {
     write: async (bus, accountId, rows) =>
       (await bus.request(bodyMetricsBus.importMeasurements, { accountId, rows: rows as z.output<typeof ImportedMeasurement>[] }, { timeoutMs: WRITE_TIMEOUT_MS })).stored,
     remove: (bus, accountId, ids) => bus.request(bodyMetricsBus.removeImportedMeasurements, { accountId, ids }, { timeoutMs: WRITE_TIMEOUT_MS }),
+  },
+  // A health export's body fat, recorded apart from its weigh-in: body-metrics shows it on the weigh-in of its instant.
+  "body-fat": {
+    repeats: "same",
+    write: async (bus, accountId, rows) =>
+      (await bus.request(bodyMetricsBus.importBodyFat, { accountId, rows: rows as z.output<typeof ImportedBodyFat>[] }, { timeoutMs: WRITE_TIMEOUT_MS })).stored,
+    remove: (bus, accountId, ids) => bus.request(bodyMetricsBus.removeImportedBodyFat, { accountId, ids }, { timeoutMs: WRITE_TIMEOUT_MS }),
   },
   // A workout may carry a route of 1 000 points: ten to a question keep it inside NATS's message size.
   workout: {

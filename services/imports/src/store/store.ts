@@ -3,7 +3,7 @@ import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@f
 import type { AccountData } from "@fit/service-kit";
 import type { Recognised } from "../domain/file-kind.ts";
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
-import { PrismaClient, type Import } from "./generated/client.ts";
+import { Prisma, PrismaClient, type Import } from "./generated/client.ts";
 
 /** The file is kept in pieces of this size: a step reads from any offset by fetching only the pieces it needs. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -100,8 +100,10 @@ export const createStore = (db: Database) => {
     close: () => prisma.$disconnect(),
     accountData,
 
+    // On the driver, which sends the bytes as they are: through the Prisma client each 1 MiB chunk became copies
+    // and text, and the service grew with the upload's size (docs/performance.md, "Apple Health imports").
     putChunk: (importId: string, seq: number, data: Buffer) =>
-      prisma.importChunk.create({ data: { importId, seq, data: Uint8Array.from(data) } }),
+      db.query(Prisma.sql`INSERT INTO import_chunk (import_id, seq, data) VALUES (${importId}::uuid, ${seq}, ${data})`),
 
     /**
      * The stored upload's bytes in [start, end), for random access into an archive. Reading its directory reads a
@@ -138,10 +140,12 @@ export const createStore = (db: Database) => {
      * it, then drops it with the rest); false once it is not, and the step stops.
      */
     putInflatedChunk: async (job: Job, seq: number, data: Buffer) =>
-      (await prisma.$executeRaw`INSERT INTO import_chunk (import_id, inflated, seq, data)
+      // On the driver, as putChunk: an entry inflates to gigabytes.
+      (await db.query(Prisma.sql`INSERT INTO import_chunk (import_id, inflated, seq, data)
           SELECT ${job.id}::uuid, true, ${seq}, ${data}
           WHERE EXISTS (SELECT 1 FROM import WHERE id = ${job.id}::uuid AND step = ${job.step} AND state IN ('queued', 'reading') FOR SHARE)
-          ON CONFLICT (import_id, inflated, seq) DO UPDATE SET data = excluded.data`) === 1,
+          ON CONFLICT (import_id, inflated, seq) DO UPDATE SET data = excluded.data
+          RETURNING seq`)).length === 1,
 
     /**
      * The entry is inflated into `chunks` chunks: the next step reads them. A concurrent try that dropped some
@@ -184,7 +188,10 @@ export const createStore = (db: Database) => {
     /** The file's bytes from `offset` on, a piece at a time: the upload's, or its archive entry's once inflated. */
     async *fileFrom(importId: string, offset: number, inflated: boolean): AsyncGenerator<Buffer> {
       for (let seq = Math.floor(offset / CHUNK_BYTES); ; seq++) {
-        const chunk = await prisma.importChunk.findUnique({ where: { importId_inflated_seq: { importId, inflated, seq } } });
+        // On the driver, as putChunk: through the Prisma client each chunk read left copies behind.
+        const [chunk] = await db.query<{ data: Uint8Array }>(
+          Prisma.sql`SELECT data FROM import_chunk WHERE import_id = ${importId}::uuid AND inflated = ${inflated} AND seq = ${seq}`,
+        );
         if (!chunk) return;
         const bytes = Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
         yield seq === Math.floor(offset / CHUNK_BYTES) ? bytes.subarray(offset % CHUNK_BYTES) : bytes;
