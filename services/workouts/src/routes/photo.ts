@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { AppError, coachBus, operations, refuseIfTooFarAhead, utcDay, type ParsedWorkout } from "@fit/contracts";
 import { preparePhoto, type OcrPool } from "@fit/photos";
-import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { serveOperation, type OperationInput, type ServiceContext } from "@fit/service-kit";
 import { localDay, startOfDescribedWorkout } from "../domain/placement.ts";
 import { photoSummary, readScreen, startOfPhotographed } from "../domain/photo-workout.ts";
-import { defaultSummary, describedWorkout } from "../domain/workout-rows.ts";
+import { createdWorkout, defaultSummary, workoutDraft } from "../domain/workout-rows.ts";
 import type { Store } from "../store/store.ts";
 
 /** Below this overall confidence the text read is not used at all (tesseract's 0–100). */
@@ -20,7 +20,8 @@ const unreadable = (missing: string, text: string) =>
  * workout is (docs/decisions/0079-photographed-logs.md). The photo is not workout.
  */
 export const photoRoute = ({ app, store, relay, bus }: ServiceContext<Store>, ocr: OcrPool, { estimateTimeoutMs }: { estimateTimeoutMs: number }) => {
-  serveOperation(app, operations.logWorkoutPhoto, async ({ body, query, caller, record }) => {
+  /** The workout a photo shows, as it would be logged, and what was read: the log and its preview share it. */
+  const readWorkout = async ({ body, query, caller }: Pick<OperationInput<typeof operations.logWorkoutPhoto>, "body" | "query" | "caller">) => {
     if (!Buffer.isBuffer(body)) throw new AppError("unsupported_media_type", "send the photo as the raw body: image/jpeg, image/png or image/webp");
     const { accountId } = caller;
     const photo = await preparePhoto(body);
@@ -61,11 +62,21 @@ export const photoRoute = ({ app, store, relay, bus }: ServiceContext<Store>, oc
     };
     const text = query.text ?? photoSummary(summary, workout);
     const readBack = { source: "ocr", text: read.text, confidence: read.confidence, lowConfidence };
-    const logged = await store.addWorkout(
-      describedWorkout({ id: randomUUID(), accountId }, parsed, { text, startedAt }),
-      (answer) => record({ ...answer, read: readBack }),
+    return { draft: workoutDraft(parsed, { text, startedAt }), readBack };
+  };
+
+  serveOperation(app, operations.logWorkoutPhoto, async (input) => {
+    const { draft, readBack } = await readWorkout(input);
+    const logged = await store.addWorkout(createdWorkout({ id: randomUUID(), accountId: input.caller.accountId }, draft), (answer) =>
+      input.record({ ...answer, read: readBack }),
     );
     relay.kick();
     return { ...logged, read: readBack };
+  });
+
+  // Nothing stored: the web app shows it to correct, then saves it with POST /api/workouts (docs/decisions/0085-photo-previews-saved-through-create-routes.md).
+  serveOperation(app, operations.previewWorkoutPhoto, async (input) => {
+    const { draft, readBack } = await readWorkout(input);
+    return { source: "manual" as const, ...draft, read: readBack };
   });
 };
