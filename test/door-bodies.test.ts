@@ -86,7 +86,8 @@ describe("a body over the limit", () => {
     const routes = [
       { path: "/api/weight", headers: { ...json, authorization: `Bearer ${key}` }, sizes: [5 * MB, 60 * MB] },
       { path: "/api/workouts/import", headers: { "content-type": "application/gpx+xml", authorization: `Bearer ${key}` }, sizes: [12 * MB, 60 * MB] },
-      { path: "/mcp", headers: { ...json, accept: "application/json, text/event-stream", authorization: `Bearer ${key}` }, sizes: [5 * MB, 60 * MB] },
+      // A photo tool's call carries up to 8 MiB in base64 (docs/decisions/0085-photo-previews-saved-through-create-routes.md).
+      { path: "/mcp", headers: { ...json, accept: "application/json, text/event-stream", authorization: `Bearer ${key}` }, sizes: [12 * MB, 60 * MB] },
       { path: "/api/auth/sign-in/magic-link", headers: { ...json, origin }, sizes: [5 * MB, 60 * MB] },
     ];
     const seen: Record<string, Outcome> = {};

@@ -11,6 +11,8 @@ export interface CallInput<O extends Operation> {
   params?: Record<string, string>;
   query?: Schema<O, "query">;
   body?: Schema<O, "body">;
+  /** A file sent as the raw body, for an operation that takes one (a photo). */
+  file?: { bytes: Uint8Array; contentType: string };
 }
 
 const validated = (schema: z.ZodType | undefined, value: unknown): unknown => {
@@ -105,7 +107,7 @@ export const call = async <O extends Operation>(
     connection,
     operation.method,
     withQuery(path, query),
-    body === undefined ? undefined : { bytes: JSON.stringify(body), contentType: "application/json" },
+    input.file ?? (body === undefined ? undefined : { bytes: JSON.stringify(body), contentType: "application/json" }),
     // One call is one intended write: a fresh key, which send() resends on its retries.
     operation.idempotencyKey ? randomUUID() : undefined,
   );

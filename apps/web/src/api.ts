@@ -141,6 +141,10 @@ export const api = {
   createRecipe: (body: T.RecipeInput) => create<T.Recipe>("/api/recipes", body),
   deleteRecipe: (id: string) => call<Ok>("DELETE", `/api/recipes/${encodeURIComponent(id)}`),
 
+  // A photo read but not logged (docs/decisions/0085-photo-previews-saved-through-create-routes.md): not keyed, nothing is written.
+  previewWorkoutPhoto: (photo: Blob, options: { tz: number }) => call<T.WorkoutPhotoPreview>("POST", `/api/workouts/photo/preview${query(options)}`, photo),
+  previewFoodPhoto: (photo: Blob, amount: { servings?: number; grams?: number }) =>
+    call<T.FoodPhotoPreview>("POST", `/api/nutrition/photo/preview${query(amount)}`, photo),
   estimateFood: (text: string) => call<T.FoodEstimated>("POST", "/api/nutrition/estimate", { text }),
 
   workouts: (page: { cursor?: string; limit?: number } = {}) => call<T.WorkoutPage>("GET", `/api/workouts${query(page)}`),
@@ -148,6 +152,7 @@ export const api = {
   workoutRoute: (id: string) => call<T.WorkoutRoute>("GET", `/api/workouts/${id}/route`),
   describeWorkout: (body: T.WorkoutDescribe) => create<T.Workout>("/api/workouts/describe", body),
   importWorkout: (file: Blob) => create<T.WorkoutImported>("/api/workouts/import", file),
+  createWorkout: (body: T.WorkoutCreate) => create<T.Workout>("/api/workouts", body),
   editWorkout: (id: string, patch: T.WorkoutPatch) => call<T.Workout>("PATCH", `/api/workouts/${id}`, patch),
   deleteWorkout: (id: string) => call<Ok>("DELETE", `/api/workouts/${id}`),
 

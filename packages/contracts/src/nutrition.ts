@@ -121,6 +121,14 @@ export const FoodItemCreate = z
     proteinG: ItemFields.proteinG.optional().meta({ description: "Required for a typed item; computed from the food otherwise." }),
     foodId: FoodId.optional().meta({ description: "Log a food of the database (GET /api/foods) instead of typed numbers; needs `portion`." }),
     portion: FoodPortionChoice.optional(),
+    estimate: z
+      .object({ kcal: EstimateRange, proteinG: EstimateRange, source: EstimateSource })
+      .optional()
+      .meta({
+        description: "Typed items only: the range and provenance of numbers estimated elsewhere and checked before logging (a " +
+          "label read by POST /api/nutrition/photo/preview, an estimate of POST /api/nutrition/estimate), kept as sent. Leave it " +
+          "out when the numbers were corrected by hand.",
+      }),
   })
   .superRefine((item, context) => {
     if (item.foodId === undefined) {
@@ -131,7 +139,7 @@ export const FoodItemCreate = z
       return;
     }
     if (item.portion === undefined) context.addIssue({ code: "custom", path: ["portion"], message: "is required with foodId" });
-    for (const field of COMPUTED) {
+    for (const field of [...COMPUTED, "estimate"] as const) {
       if (item[field] !== undefined) context.addIssue({ code: "custom", path: [field], message: "is computed from foodId and portion; leave it out" });
     }
   })

@@ -19,10 +19,12 @@ import {
   CustomFood, CustomFoodInput, CustomFoodList, CustomFoodParams, CustomFoodPatch, Recipe, RecipeInput, RecipeList, RecipeParams,
 } from "./own-foods.ts";
 import {
-  Workout, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
+  Workout, WorkoutCreate, WorkoutDescribe, WorkoutImported, WorkoutImportQuery, WorkoutImportRow, WorkoutListQuery, WorkoutPage, WorkoutPatch,
   WorkoutRoute,
 } from "./workouts.ts";
-import { FoodFromPhoto, FoodPhotoQuery, PHOTO_FILE_LIMIT, PHOTO_MEDIA_TYPES, WorkoutFromPhoto, WorkoutPhotoQuery } from "./photos.ts";
+import {
+  FoodFromPhoto, FoodPhotoPreview, FoodPhotoQuery, PHOTO_FILE_LIMIT, PHOTO_MEDIA_TYPES, WorkoutFromPhoto, WorkoutPhotoPreview, WorkoutPhotoQuery,
+} from "./photos.ts";
 import { Insights, InsightsQuery, Profile, ProfileInput } from "./insights.ts";
 import { IMPORT_FILE_LIMIT, ImportList, ImportQuery, ImportSummary, ImportText } from "./imports.ts";
 import type { Scope } from "./scopes.ts";
@@ -301,6 +303,15 @@ export const operations = {
     query: FoodPhotoQuery, response: FoodFromPhoto, errors: [400, 413, 415, 422, 429, 502, 503, 504], idempotencyKey: true,
     upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
   }),
+  previewFoodPhoto: define({
+    id: "previewFoodPhoto", method: "POST", path: "/api/nutrition/photo/preview", service: "nutrition", tag: "Nutrition",
+    scope: "nutrition:write", summary: "Read a nutrition-facts label from a photo, without logging it",
+    description: "The same photo, query, reading and refusals as POST /api/nutrition/photo, but nothing is logged: the answer is " +
+      "the item it would log (as POST /api/nutrition/estimate gives one) and `read`. The web app shows it to correct, then logs " +
+      "it with POST /api/nutrition/items, sending the item's ranges and `source` as `estimate` unless its numbers were changed.",
+    query: FoodPhotoQuery, response: FoodPhotoPreview, errors: [400, 413, 415, 422, 429, 502, 503, 504],
+    upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
+  }),
   estimateFood: define({
     id: "estimateFood", method: "POST", path: "/api/nutrition/estimate", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Estimate food from a description, without logging it",
@@ -330,6 +341,22 @@ export const operations = {
       "logged. The photo and its EXIF are not kept.",
     query: WorkoutPhotoQuery, response: WorkoutFromPhoto, errors: [400, 409, 413, 415, 422, 429, 502, 503, 504], idempotencyKey: true,
     upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
+  }),
+  previewWorkoutPhoto: define({
+    id: "previewWorkoutPhoto", method: "POST", path: "/api/workouts/photo/preview", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Read a workout from a photo, without logging it",
+    description: "The same photo, query, reading and refusals as POST /api/workouts/photo, but nothing is logged: the answer is " +
+      "the workout it would log, without `id` and `createdAt`, and `read`. The web app shows it to correct, then saves it " +
+      "with POST /api/workouts, sending `energyEstimate` only when `energyKcal` was left as estimated.",
+    query: WorkoutPhotoQuery, response: WorkoutPhotoPreview, errors: [400, 413, 415, 422, 429, 502, 503, 504],
+    upload: { limitBytes: PHOTO_FILE_LIMIT, mediaTypes: PHOTO_MEDIA_TYPES },
+  }),
+  createWorkout: define({
+    id: "createWorkout", method: "POST", path: "/api/workouts", service: "workouts", tag: "Workouts",
+    scope: "workouts:write", summary: "Log a workout from its fields",
+    description: "A workout as the user typed or checked it (a photo's preview corrected), logged with source `manual`. " +
+      "Unsent metrics are null; nothing is estimated. A start more than a day ahead of the server's clock is a 400.",
+    body: WorkoutCreate, response: Workout, errors: [400, 409, 413, 415], idempotencyKey: true,
   }),
   listWorkouts: define({
     id: "listWorkouts", method: "GET", path: "/api/workouts", service: "workouts", tag: "Workouts", scope: "workouts:read",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LoggedCalendarDate } from "./logged-time.ts";
+import { FoodEstimate } from "./estimates.ts";
 import { FoodItemList, Meal } from "./nutrition.ts";
 import { ActivityType, Workout } from "./workouts.ts";
 
@@ -71,3 +72,14 @@ export const LabelFields = z.object({
   servingG: perBasis,
 });
 export type LabelFields = z.infer<typeof LabelFields>;
+
+/**
+ * What a photo would log, nothing stored (docs/decisions/0085-photo-previews-saved-through-create-routes.md): the
+ * web app shows it to correct, then saves it with POST /api/workouts or POST /api/nutrition/items.
+ */
+export const WorkoutPhotoPreview = Workout.omit({ id: true, createdAt: true, eventId: true })
+  .extend({ read: PhotoRead })
+  .meta({ id: "WorkoutPhotoPreview", description: "The workout the photo would log (not logged), and what was read." });
+export const FoodPhotoPreview = z
+  .object({ items: z.array(FoodEstimate).meta({ description: "The label's item for the amount eaten (one), not logged." }), read: PhotoRead })
+  .meta({ id: "FoodPhotoPreview", description: "The item the label would log (not logged), and what was read." });

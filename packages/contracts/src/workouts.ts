@@ -116,6 +116,31 @@ export const WorkoutPatch = z
   .refine((patch) => Object.keys(patch).length > 0, { error: "at least one field must be given" })
   .meta({ id: "WorkoutPatch", description: "Only the fields sent change; null clears a metric. Setting energyKcal drops its estimate." });
 
+export const WorkoutCreate = z
+  .object({
+    activityType: ActivityType,
+    startedAt: LoggedTimestampMs,
+    durationS: wholeSeconds("durationS", 1),
+    description: z
+      .string({ error: "description must be a string" }).trim()
+      .min(1, { error: "description must be 1 to 4000 characters" }).max(4000, { error: "description must be 1 to 4000 characters" })
+      .meta({ description: "The user's words, or the summary of what a photo showed." }),
+    summary: z.string().trim().min(1).max(200, { error: "summary must be 1 to 200 characters" }).optional()
+      .meta({ description: "Default \"Run 5.00 km\", \"Yoga 45 min\" from the type and distance or duration." }),
+    ...Object.fromEntries(Object.entries(metrics).map(([key, schema]) => [key, schema.optional()])) as {
+      [K in keyof typeof metrics]: z.ZodOptional<(typeof metrics)[K]>;
+    },
+    energyEstimate: EnergyEstimate.nullable().optional().meta({
+      description: "The range and provenance of an estimated energyKcal checked before saving (POST /api/workouts/photo/preview), " +
+        "kept as sent; leave it out when energyKcal was typed or corrected.",
+    }),
+    exercises: ExerciseList.optional(),
+  })
+  .refine((workout) => !workout.energyEstimate || typeof workout.energyKcal === "number", {
+    path: ["energyEstimate"], error: "energyEstimate goes with energyKcal only",
+  })
+  .meta({ id: "WorkoutCreate", description: "A workout as the user checked it (source `manual`); unstated metrics are null." });
+
 /** Imports come from elsewhere: `manual` is what the user describes, never an import. */
 const ImportSource = z.enum(["phone_health", "watch_device", "activity_app"], {
   error: "source must be one of phone_health, watch_device, activity_app",

@@ -11,6 +11,7 @@ import { portion, PORTION_HELP, withCount } from "../food-portion.ts";
 import { foodDatabaseCommands, pickFood } from "./foods.ts";
 import { customFoodCommands } from "./own-foods.ts";
 import { localDay, orDash, printJson, printLine, printTable } from "../output.ts";
+import { photoFile, printRead } from "../photo.ts";
 
 interface NumberOptions {
   kcal?: number;
@@ -88,7 +89,7 @@ const withGramsHint = (error: unknown, measure: number): unknown =>
     : error;
 
 export const foodCommands = (program: Command): void => {
-  const food = program.command("food").description("food items: add, list, edit, delete, copy; the food database: search, recent, show; your own foods: custom");
+  const food = program.command("food").description("food items: add, photo, list, edit, delete, copy; the food database: search, recent, show; your own foods: custom");
 
   food
     .command("add")
@@ -133,6 +134,28 @@ export const foodCommands = (program: Command): void => {
       });
       if (context.json) return printJson(item);
       printLine(`Logged ${itemLine(item)}`);
+    });
+
+  food
+    .command("photo")
+    .description("log a food from a photo of its nutrition-facts label (US per serving, EU per 100 g): JPEG, PNG or WebP")
+    .argument("<file>", "the photo")
+    .option("--meal <meal>", "breakfast, lunch, dinner or snack", oneOf(Meal.options))
+    .option("--servings <n>", "servings eaten, of the label's serving size (default 1)", number)
+    .option("--grams <g>", "grams eaten (instead of servings; needed for a label per 100 g)", number)
+    .option("--name <name>", "what it is (default \"Food from a label\")")
+    .option("--date <day>", "the day, YYYY-MM-DD (default your today)", day)
+    .action(async (file: string, options: { meal?: Meal; servings?: number; grams?: number; name?: string; date?: string }, command: Command) => {
+      const context = contextOf(command);
+      if (options.servings !== undefined && options.grams !== undefined) throw new CliError("give --servings or --grams, not both", exitCodes.usage);
+      const query = { date: options.date ?? localDay(), meal: options.meal, servings: options.servings, grams: options.grams, name: options.name };
+      const logged = await call(await context.connection(), operations.logFoodPhoto, { query, file: await photoFile(file) });
+      if (context.json) return printJson(logged);
+      printRead(logged.read);
+      for (const item of logged.items) {
+        const range = item.estimate ? ` (estimate ${item.estimate.kcal.low}–${item.estimate.kcal.high} kcal, ${item.estimate.source})` : "";
+        printLine(`Logged ${itemLine(item)}${range} (id ${item.id})`);
+      }
     });
 
   foodDatabaseCommands(food);

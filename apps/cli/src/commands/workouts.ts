@@ -5,6 +5,7 @@ import { call } from "../client.ts";
 import { contextOf } from "../context.ts";
 import { addDeleteCommand } from "./delete-by-id.ts";
 import { label } from "../labels.ts";
+import { photoFile, printRead } from "../photo.ts";
 import { duration, km, localDay, localTime, orDash, printJson, printLine, printMore, printRecord, printTable } from "../output.ts";
 
 /** "run: 5.00 km in 25:00, 350 kcal (estimated 300–400)": one line about a logged workout. */
@@ -66,7 +67,7 @@ interface EditOptions {
 const activities = `${ActivityType.options.map(label).join(", ")}`;
 
 export const workoutsCommands = (program: Command): void => {
-  const workouts = program.command("workouts").description("workouts: describe, list, show, edit, delete");
+  const workouts = program.command("workouts").description("workouts: describe, photo, list, show, edit, delete");
 
   workouts
     .command("describe")
@@ -79,6 +80,21 @@ export const workoutsCommands = (program: Command): void => {
       const workout = await call(await context.connection(), operations.describeWorkout, { body });
       if (context.json) return printJson(workout);
       printLine(`Logged ${workoutLine(workout)} — "${workout.summary}" (id ${workout.id})`);
+    });
+
+  workouts
+    .command("photo")
+    .description("log a workout from a photo of a treadmill or bike console, a watch or phone summary: JPEG, PNG or WebP")
+    .argument("<file>", "the photo")
+    .option("--text <words>", "what you add in words; kept as the description")
+    .option("--date <day>", "the day, YYYY-MM-DD (default the photo's own, else your today)", day)
+    .action(async (file: string, options: { text?: string; date?: string }, command: Command) => {
+      const context = contextOf(command);
+      const query = { text: options.text, date: options.date, tz: new Date().getTimezoneOffset() };
+      const workout = await call(await context.connection(), operations.logWorkoutPhoto, { query, file: await photoFile(file) });
+      if (context.json) return printJson(workout);
+      printRead(workout.read);
+      printLine(`Logged ${workoutLine(workout)} — "${workout.summary}" at ${localTime(workout.startedAt)} (id ${workout.id})`);
     });
 
   workouts

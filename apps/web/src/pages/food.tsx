@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api.ts";
 import { addDays, formatDay, isDay, localDay } from "../dates.ts";
 import { givesMacros, macroTotalsOf, macrosInWords } from "../day-macros.ts";
+import { lazyPage } from "../lazy.tsx";
 import { useLoad } from "../load.ts";
 import { MealSelect, MEALS } from "../meal-select.tsx";
 import type { FoodItem, Meal } from "../types.ts";
@@ -31,6 +32,9 @@ const fieldsOf = (form: HTMLFormElement) => {
 };
 
 /** The inputs every food form has: what it is, its energy and macros. */
+/** Loaded on first showing: the food screen is in the first load, which carries only what the home screen needs. */
+const FoodPhoto = lazyPage(() => import("./photo-log.tsx").then((m) => m.FoodPhoto));
+
 const FoodFields = ({ prefix, item, error }: { prefix: string; item?: FoodItem; error: FormError | null }) => {
   const id = (field: string) => `${prefix}-${field}`;
   const number = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
@@ -175,6 +179,7 @@ export const FoodPage = ({ search }: { search: URLSearchParams }) => {
       </p>
       {moved && <MovedNotice moved={moved} undo={() => void undoMove()} dismiss={() => setMoved(null)} />}
       <FoodSearch date={date} logged={() => void reload()} />
+      <FoodPhoto date={date} logged={() => void reload()} />
       <p><a href="/food/mine">My foods and recipes</a>: make a food from its label, or a recipe from foods.</p>
       <form class="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="log-food">
         <h2 id="log-food">Or enter by hand</h2>

@@ -4,6 +4,7 @@ import { addDays, dayStart, formatDay, formatTime, localDay } from "../dates.ts"
 import type { Workout } from "../types.ts";
 import { Field, FormProblem, formError, text, type FormError } from "../ui.tsx";
 import { ACTIVITIES, duration, km } from "../workout-format.ts";
+import { WorkoutPhoto } from "./photo-log.tsx";
 import "../screens.css";
 
 const PAGE = 50;
@@ -174,6 +175,7 @@ export const WorkoutsPage = () => {
         <DescribeWorkout logged={reload} />
         <ImportFiles imported={reload} />
       </div>
+      <WorkoutPhoto logged={reload} />
       {loadError && <p class="error" role="alert">{loadError}</p>}
       {workouts?.length === 0 && <p class="muted">No workouts yet: describe one or import a file from your watch.</p>}
       {workouts && weeksOf(workouts).map(({ monday, list }) => (

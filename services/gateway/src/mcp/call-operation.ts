@@ -1,10 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { Operation } from "@fit/contracts";
+import { PHOTO_MEDIA_TYPES, type Operation } from "@fit/contracts";
 import type { OperationAnswer } from "./tools.ts";
 
 /** A path or query value as text (tool arguments are JSON: strings, numbers, booleans). */
 const text = (value: unknown) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value));
+
+/** A photo route (docs/decisions/0079-photographed-logs.md): its tool takes the picture as base64 in `image`. */
+export const takesPhoto = (op: Operation) => op.upload?.mediaTypes === PHOTO_MEDIA_TYPES;
 
 /** Splits a tool's arguments back into the operation's path, query string and body. */
 function toRequest(op: Operation, args: Record<string, unknown>) {
@@ -28,12 +31,15 @@ function toRequest(op: Operation, args: Record<string, unknown>) {
  */
 export const operationCaller = (app: FastifyInstance, authorization: string) =>
   async (op: Operation, args: Record<string, unknown>): Promise<OperationAnswer> => {
-    const { url, body } = toRequest(op, args);
+    // A photo goes as the raw body, as from any other client; the rest of its arguments are the query.
+    const { image, mediaType, ...rest } = args;
+    const photo = takesPhoto(op) ? { bytes: Buffer.from(String(image), "base64"), type: String(mediaType) } : undefined;
+    const { url, body } = toRequest(op, photo ? rest : args);
     const response = await app.inject({
       method: op.method,
       url,
-      headers: { authorization, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { payload: JSON.stringify(body) } : {}),
+      headers: { authorization, ...(photo ? { "content-type": photo.type } : body ? { "content-type": "application/json" } : {}) },
+      ...(photo ? { payload: photo.bytes } : body ? { payload: JSON.stringify(body) } : {}),
     });
     return { status: response.statusCode, body: response.body ? (JSON.parse(response.body) as unknown) : null };
   };

@@ -8,7 +8,8 @@ import {
   type CallToolResult, type JSONRPCMessage, type RequestId, type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { agentScopes, operationList, type Operation } from "@fit/contracts";
+import { agentScopes, operationList, PHOTO_MEDIA_TYPES, type Operation } from "@fit/contracts";
+import { takesPhoto } from "./call-operation.ts";
 
 export interface OperationAnswer {
   status: number;
@@ -18,21 +19,29 @@ export interface OperationAnswer {
 export type CallOperation = (op: Operation, args: Record<string, unknown>) => Promise<OperationAnswer>;
 
 /**
- * What an agent can call: not a raw file upload (a tool takes JSON), not a granted-only scope (no OAuth token
- * holds one), not the scale ingest (a device's shared token, not an account's).
+ * What an agent can call: not a raw file upload other than a photo (a tool takes JSON, and an activity file or an
+ * import is a person's upload), not a granted-only scope (no OAuth token holds one), not the scale ingest (a
+ * device's shared token, not an account's).
  */
 const toolOperations = operationList.filter(
-  (op) => !op.upload && agentScopes.includes(op.scope) && !op.path.startsWith("/api/ingest/"),
+  (op) => (!op.upload || takesPhoto(op)) && agentScopes.includes(op.scope) && !op.path.startsWith("/api/ingest/"),
 );
 
 const shapeOf = (schema: z.ZodType | undefined) => (schema instanceof z.ZodObject ? schema.shape : {});
 
-/** The operation's path parameters, query and body as one object (body fields win: askCoach's `date` is both). */
-const toolInput = (op: Operation) => z.object({ ...shapeOf(op.params), ...shapeOf(op.query), ...shapeOf(op.body) });
+const photoShape = {
+  image: z.base64({ error: "image must be the photo's bytes in base64" }).meta({ description: "The photo (JPEG, PNG or WebP, up to 8 MiB) in base64." }),
+  mediaType: z.enum(PHOTO_MEDIA_TYPES).default("image/jpeg").meta({ description: "The photo's type; its content is checked whatever this says." }),
+};
 
+/** The operation's path parameters, query and body as one object (body fields win: askCoach's `date` is both). */
+const toolInput = (op: Operation) =>
+  z.object({ ...shapeOf(op.params), ...shapeOf(op.query), ...shapeOf(op.body), ...(takesPhoto(op) ? photoShape : {}) });
+
+/** The envelope's error, and its detail when it has one (a photo's 422 says there what was read). */
 const errorText = (status: number, body: unknown) => {
-  const error = (body as { error?: unknown } | null)?.error;
-  return `${status}: ${typeof error === "string" ? error : "request failed"}`;
+  const { error, detail } = (body ?? {}) as { error?: unknown; detail?: unknown };
+  return `${status}: ${typeof error === "string" ? error : "request failed"}${typeof detail === "string" ? `\n${detail}` : ""}`;
 };
 
 const toResult = (op: Operation, { status, body }: OperationAnswer): CallToolResult => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "@fit/contracts";
+import { AppError, PHOTO_FILE_LIMIT } from "@fit/contracts";
+import { BODY_LIMIT } from "@fit/service-kit";
 import { operationCaller } from "../mcp/call-operation.ts";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -43,7 +44,8 @@ export const mcpRoutes = async (app: FastifyInstance, { version, resourceMetadat
     ]);
     return { StreamableHTTPServerTransport, createMcpServer, connectMcpServer };
   };
-  app.post("/mcp", async (request, reply) => {
+  // A photo tool's call carries the picture in base64 (4 bytes for 3), beside an ordinary call's JSON.
+  app.post("/mcp", { bodyLimit: Math.ceil(PHOTO_FILE_LIMIT / 3) * 4 + BODY_LIMIT }, async (request, reply) => {
     const { StreamableHTTPServerTransport, createMcpServer, connectMcpServer } = await sdk();
     const server = createMcpServer({ version, call: operationCaller(app, request.headers.authorization ?? "") });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

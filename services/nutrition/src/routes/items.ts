@@ -16,13 +16,20 @@ const fromFood = async (foods: FoodFinder, accountId: string, foodId: string, po
   return { name: food.name.slice(0, 200), quantity, unit, grams, source: foodId, ...nutrientsFor(foodId, food.per100g, grams) };
 };
 
+type Range = { low: number; high: number };
+
+/** An estimate made elsewhere and checked before logging (a photo's preview), kept with the item as sent. */
+const estimateColumns = ({ kcal, proteinG, source }: { kcal: Range; proteinG: Range; source: string }) => ({
+  kcalLow: kcal.low, kcalHigh: kcal.high, proteinLow: proteinG.low, proteinHigh: proteinG.high, estimateSource: source,
+});
+
 export const itemRoutes = ({ app, store, relay }: ServiceContext<Store>, foods: FoodFinder) => {
   serveOperation(app, operations.logFoodItem, async ({ body, caller, record }) => {
-    const { foodId, portion, ...typed } = body;
+    const { foodId, portion, estimate, ...typed } = body;
     // The contract lets a typed item through only with its name, kcal and protein, one from the database only with its portion.
     const item =
       foodId === undefined
-        ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG! }
+        ? { ...typed, name: typed.name!, kcal: typed.kcal!, proteinG: typed.proteinG!, ...(estimate && estimateColumns(estimate)) }
         : { ...typed, ...(await fromFood(foods, caller.accountId, foodId, portion!)), ...(typed.name === undefined ? {} : { name: typed.name }) };
     const [logged] = await store.addItems([{ ...item, id: randomUUID(), accountId: caller.accountId }], ([view]) => record(view));
     relay.kick();

@@ -1,4 +1,4 @@
-import type { ActivityType, ImportedWorkoutRow, ParsedWorkout, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
+import type { ActivityType, ImportedWorkoutRow, ParsedWorkout, Workout, WorkoutCreate, WorkoutEnergyEstimate, WorkoutImportRow, WorkoutPatch } from "@fit/contracts";
 import type { z } from "zod";
 import type { ImportedWorkout, NewWorkout, WorkoutChanges } from "../store/store.ts";
 import type { ImportedActivity } from "@fit/activity-files";
@@ -21,19 +21,15 @@ export const defaultSummary = (activityType: ActivityType, distanceM: number | n
     ? `${activityNames[activityType]} ${(distanceM / 1000).toFixed(distanceM < 10_000 ? 2 : 1)} km`
     : `${activityNames[activityType]} ${Math.max(1, Math.round(durationS / 60))} min`;
 
-export const describedWorkout = (
-  { id, accountId }: Identity,
-  parsed: ParsedWorkout,
-  { text, startedAt }: { text: string; startedAt: number },
-): NewWorkout => ({
-  id,
-  accountId,
-  source: "manual",
-  externalId: null,
+/** The fields a workout is logged with, as the user checks them: a photo's preview shows these, POST /api/workouts takes them back. */
+export type WorkoutDraft = Omit<Workout, "id" | "createdAt" | "eventId" | "source">;
+
+/** What the coach parsed (or a photo showed), in words and placed in time, before it is stored. */
+export const workoutDraft = (parsed: ParsedWorkout, { text, startedAt }: { text: string; startedAt: number }): WorkoutDraft => ({
   activityType: parsed.activityType,
   summary: parsed.summary,
   description: text,
-  startedAt: new Date(startedAt),
+  startedAt,
   durationS: parsed.durationS,
   ...noMetrics,
   distanceM: parsed.distanceM,
@@ -43,12 +39,35 @@ export const describedWorkout = (
   avgPowerW: parsed.avgPowerW,
   avgCadence: parsed.avgCadence,
   energyKcal: parsed.energyKcal,
-  // Only an estimated energy carries a range; a stated one is the user's number.
-  ...(parsed.energyEstimate
-    ? { energyLow: parsed.energyEstimate.low, energyHigh: parsed.energyEstimate.high, energySource: parsed.energyEstimate.source }
-    : noEstimate),
+  energyEstimate: parsed.energyEstimate,
   exercises: parsed.exercises,
 });
+
+/** The metrics a row states, null where it states none. */
+const metricsOf = (row: Partial<Record<keyof typeof noMetrics, number | null>>) =>
+  Object.fromEntries(Object.keys(noMetrics).map((key) => [key, row[key as keyof typeof noMetrics] ?? null])) as Record<keyof typeof noMetrics, number | null>;
+
+/** A workout the user logged by its fields (source `manual`): their numbers as sent, nothing estimated here. */
+export const createdWorkout = ({ id, accountId }: Identity, workout: z.output<typeof WorkoutCreate>): NewWorkout => ({
+  id,
+  accountId,
+  source: "manual",
+  externalId: null,
+  activityType: workout.activityType,
+  summary: workout.summary ?? defaultSummary(workout.activityType, workout.distanceM ?? null, workout.durationS),
+  description: workout.description,
+  startedAt: new Date(workout.startedAt),
+  durationS: workout.durationS,
+  ...metricsOf(workout),
+  // Only an estimated energy carries a range; a stated one is the user's number.
+  ...(workout.energyEstimate
+    ? { energyLow: workout.energyEstimate.low, energyHigh: workout.energyEstimate.high, energySource: workout.energyEstimate.source }
+    : noEstimate),
+  exercises: workout.exercises ?? [],
+});
+
+export const describedWorkout = (identity: Identity, parsed: ParsedWorkout, placed: { text: string; startedAt: number }): NewWorkout =>
+  createdWorkout(identity, workoutDraft(parsed, placed));
 
 export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof WorkoutImportRow>): ImportedWorkout => {
   const summary = row.summary ?? defaultSummary(row.activityType, row.distanceM ?? null, row.durationS);
@@ -62,8 +81,7 @@ export const importedRow = ({ id, accountId }: Identity, row: z.output<typeof Wo
     description: row.description ?? summary,
     startedAt: new Date(row.startedAt),
     durationS: row.durationS,
-    ...noMetrics,
-    ...Object.fromEntries(Object.keys(noMetrics).map((key) => [key, row[key as keyof typeof noMetrics] ?? null])),
+    ...metricsOf(row),
     ...noEstimate,
     exercises: row.exercises ?? [],
     eventId: null,

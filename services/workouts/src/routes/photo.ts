@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { AppError, coachBus, operations, refuseIfTooFarAhead, utcDay, type ParsedWorkout } from "@fit/contracts";
 import { modelImage, preparePhoto, readPhoto, type OcrPool } from "@fit/photos";
-import { serveOperation, type ServiceContext } from "@fit/service-kit";
+import { serveOperation, type OperationInput, type ServiceContext } from "@fit/service-kit";
 import { localDay, startOfDescribedWorkout, weekdayOf } from "../domain/placement.ts";
 import { checkScreen, photoSummary, readScreen, startOfPhotographed } from "../domain/photo-workout.ts";
-import { defaultSummary, describedWorkout } from "../domain/workout-rows.ts";
+import { createdWorkout, defaultSummary, workoutDraft } from "../domain/workout-rows.ts";
 import type { Store } from "../store/store.ts";
 
 /** The 422 of a photo that gave no workout: what was read, and what is missing, so the person can fix or type it. */
@@ -15,7 +15,8 @@ const unreadable = (missing: string, text: string) =>
  * Photo → bounds checked and re-encoded (@fit/photos) → read by the coach's model when it has one, else on a
  * reading thread → the screen's fields, checked (domain/photo-workout.ts) → placed at the time the words give, else
  * when the photo was taken, else now → the coach's energy estimate when the screen shows none → stored as a
- * described workout is (docs/decisions/0079-photographed-logs.md, docs/decisions/0084-photos-read-by-the-model.md).
+ * described workout is, or shown as a preview (docs/decisions/0079-photographed-logs.md,
+ * docs/decisions/0084-photos-read-by-the-model.md, docs/decisions/0085-photo-previews-saved-through-create-routes.md).
  * The photo is not kept.
  */
 export const photoRoute = (
@@ -23,7 +24,8 @@ export const photoRoute = (
   ocr: OcrPool,
   { coachTimeoutMs, estimateTimeoutMs }: { coachTimeoutMs: number; estimateTimeoutMs: number },
 ) => {
-  serveOperation(app, operations.logWorkoutPhoto, async ({ body, query, caller, record }) => {
+  /** The workout a photo shows, as it would be logged, and what was read: the log and its preview share it. */
+  const readWorkout = async ({ body, query, caller }: Pick<OperationInput<typeof operations.logWorkoutPhoto>, "body" | "query" | "caller">) => {
     if (!Buffer.isBuffer(body)) throw new AppError("unsupported_media_type", "send the photo as the raw body: image/jpeg, image/png or image/webp");
     const { accountId } = caller;
     const now = Date.now();
@@ -70,11 +72,21 @@ export const photoRoute = (
       when: { dayOffset: 0, minuteOfDay: null },
     };
     const text = query.text ?? photoSummary(summary, workout);
-    const logged = await store.addWorkout(
-      describedWorkout({ id: randomUUID(), accountId }, parsed, { text, startedAt }),
-      (answer) => record({ ...answer, read: readBack }),
+    return { draft: workoutDraft(parsed, { text, startedAt }), readBack };
+  };
+
+  serveOperation(app, operations.logWorkoutPhoto, async (input) => {
+    const { draft, readBack } = await readWorkout(input);
+    const logged = await store.addWorkout(createdWorkout({ id: randomUUID(), accountId: input.caller.accountId }, draft), (answer) =>
+      input.record({ ...answer, read: readBack }),
     );
     relay.kick();
     return { ...logged, read: readBack };
+  });
+
+  // Nothing stored: the web app shows it to correct, then saves it with POST /api/workouts (docs/decisions/0085-photo-previews-saved-through-create-routes.md).
+  serveOperation(app, operations.previewWorkoutPhoto, async (input) => {
+    const { draft, readBack } = await readWorkout(input);
+    return { source: "manual" as const, ...draft, read: readBack };
   });
 };

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { ack, AppError, operations } from "@fit/contracts";
 import { decodeCursor, serveOperation, toPage, type ServiceContext } from "@fit/service-kit";
-import { workoutChanges } from "../domain/workout-rows.ts";
+import { createdWorkout, workoutChanges } from "../domain/workout-rows.ts";
 import type { Store } from "../store/store.ts";
 
 const notFound = () => new AppError("not_found", "workout not found");
@@ -9,6 +10,12 @@ export const workoutRoutes = ({ app, store, relay }: ServiceContext<Store>) => {
   serveOperation(app, operations.listWorkouts, async ({ query, caller }) => {
     const rows = await store.listWorkouts(caller.accountId, { ...query, after: decodeCursor(query.cursor) });
     return toPage(rows, query.limit, (w) => ({ at: w.startedAt, id: w.id }));
+  });
+
+  serveOperation(app, operations.createWorkout, async ({ body, caller, record }) => {
+    const workout = await store.addWorkout(createdWorkout({ id: randomUUID(), accountId: caller.accountId }, body), record);
+    relay.kick();
+    return workout;
   });
 
   serveOperation(app, operations.getWorkout, async ({ params, caller }) => {
