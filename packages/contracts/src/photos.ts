@@ -7,7 +7,7 @@ import { Workout } from "./workouts.ts";
 export const PHOTO_FILE_LIMIT = 8 * 1024 * 1024;
 /** The most pixels a photo may declare in its header; past it the picture is refused before any decoding (a 48 MP phone photo fits). */
 export const PHOTO_PIXEL_LIMIT = 50_000_000;
-export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"] as const;
 
 const tz = z.coerce
   .number({ error: "tz must be a number of minutes" })
