@@ -76,12 +76,13 @@ while (pending.length) {
 /**
  * Type declarations, source maps and documentation: node loads none of them (28 MB of the packages). Nor the
  * variants of a package that the services never ask for: tesseract.js-core's builds for the browser (`.wasm.js`,
- * the WebAssembly inlined) and for the legacy engine (OCR runs the LSTM engine only: packages/photos/src/ocr-pool.ts),
- * 35 MB; the English models but `4.0.0_best_int`, 11 MB; libheif-js's builds but the one heic-decode loads
- * (`libheif-wasm/libheif-bundle.js`), 6.5 MB (docs/decisions/0079-photographed-logs.md).
+ * the WebAssembly inlined), 25 MB (node's, with and without the legacy engine, stay: tesseract.js 7 loads the one with
+ * it whatever the engine asked); the English models but `4.0.0_best_int` (packages/photos/src/ocr-pool.ts), 11 MB;
+ * libheif-js's builds but the one heic-decode loads (`libheif-wasm/libheif-bundle.js`), 6.5 MB
+ * (docs/decisions/0079-photographed-logs.md).
  */
 const UNLOADED =
-  /\.(d\.[cm]?ts|map|md)$|\/tesseract\.js-core\/(tesseract-core(-simd|-relaxedsimd)?\.(js|wasm)|[^/]+\.wasm\.js)$|\/@tesseract\.js-data\/eng\/4\.0\.0(\/|$)|\/libheif-js\/(libheif(\/|$)|libheif-wasm\/(libheif\.(js|wasm)|libheif-bundle\.mjs)$)/;
+  /\.(d\.[cm]?ts|map|md)$|\/tesseract\.js-core\/[^/]+\.wasm\.js$|\/@tesseract\.js-data\/eng\/4\.0\.0(\/|$)|\/libheif-js\/(libheif(\/|$)|libheif-wasm\/(libheif\.(js|wasm)|libheif-bundle\.mjs)$)/;
 for (const entry of entries) {
   const filter = (source) => !UNLOADED.test(source);
   await cp(path.join(store, entry), path.join(out, "node_modules/.pnpm", entry), { recursive: true, verbatimSymlinks: true, filter });
