@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import { AppError, PHOTO_PIXEL_LIMIT } from "@fit/contracts";
+import { AppError, HEIC_PIXEL_LIMIT, PHOTO_PIXEL_LIMIT } from "@fit/contracts";
 import exifr from "exifr";
 import sharp from "sharp";
 
@@ -14,7 +14,7 @@ export interface PreparedPhoto {
 const FORMATS = new Set(["jpeg", "png", "webp", "heif"]);
 /** OCR reads best with capital letters ~30 px tall: a small screenshot is enlarged, a full-size photo reduced. */
 const READ_WIDTH = { min: 1200, max: 2000 };
-const tooManyPixels = () => new AppError("payload_too_large", `the photo has more than ${PHOTO_PIXEL_LIMIT / 1e6} megapixels`);
+const tooManyPixels = (limit: number) => new AppError("payload_too_large", `the photo has more than ${limit / 1e6} megapixels`);
 
 /** "2026:11:27 18:30:05" and "+01:00" → the wall-clock time as if UTC, and minutes east of UTC. */
 const exifTime = (date: unknown, offset: unknown): PreparedPhoto["takenAt"] => {
@@ -30,8 +30,8 @@ const exifTime = (date: unknown, offset: unknown): PreparedPhoto["takenAt"] => {
 /**
  * HEIC (HEVC in a HEIF file: a phone's default) is decoded by libheif compiled to WebAssembly (heic-decode; the
  * registry's libvips has no HEVC decoder), on a thread of its own that ends with the photo: a 12-megapixel photo is
- * seconds of CPU, which on the request thread would stall every other request. One at a time per process (its RGBA
- * pixels alone are 4 bytes each), a second meanwhile is a 429 (docs/decisions/0079-photographed-logs.md).
+ * seconds of CPU, which on the request thread would stall every other request. Whole, so at most HEIC_PIXEL_LIMIT, and
+ * one at a time per process; a second meanwhile is a 429 (docs/decisions/0079-photographed-logs.md).
  */
 const HEIC_TIMEOUT_MS = 30_000;
 // Resolved here, run by the thread: the thread is plain CommonJS, with none of the host's flags (a thread refuses
@@ -47,17 +47,18 @@ const HEIC_THREAD = `const { parentPort, workerData } = require("node:worker_thr
   parentPort.postMessage({ width, height, data }, [data.buffer]);
 })();`;
 let decodingHeic = false;
+const require = createRequire(import.meta.url);
 
 type Decoded = { width: number; height: number; data: Uint8ClampedArray };
 const decodeHeic = async (bytes: Buffer): Promise<Decoded> => {
   if (decodingHeic) throw new AppError("rate_limited", "another HEIC photo is being decoded, retry shortly", undefined, 5);
   decodingHeic = true;
-  const decoder = createRequire(import.meta.url).resolve("heic-decode");
-  const thread = new Worker(HEIC_THREAD, { eval: true, execArgv: [], workerData: { decoder, bytes, pixelLimit: PHOTO_PIXEL_LIMIT } });
+  const decoder = require.resolve("heic-decode");
+  const thread = new Worker(HEIC_THREAD, { eval: true, execArgv: [], workerData: { decoder, bytes, pixelLimit: HEIC_PIXEL_LIMIT } });
   const timer = setTimeout(() => void thread.terminate(), HEIC_TIMEOUT_MS);
   try {
     return await new Promise((resolve, reject) => {
-      thread.once("message", (decoded: Decoded | { tooLarge: true }) => ("tooLarge" in decoded ? reject(tooManyPixels()) : resolve(decoded)));
+      thread.once("message", (decoded: Decoded | { tooLarge: true }) => ("tooLarge" in decoded ? reject(tooManyPixels(HEIC_PIXEL_LIMIT)) : resolve(decoded)));
       thread.once("error", reject);
       thread.once("exit", () => reject(new AppError("unprocessable", "the photo took too long to decode")));
     });
@@ -84,7 +85,8 @@ export const preparePhoto = async (bytes: Buffer): Promise<PreparedPhoto> => {
     throw new AppError("unsupported_media_type", "the photo must be a JPEG, PNG, WebP or HEIC image");
   }
   const { width = 0, height = 0 } = header;
-  if (width * height > PHOTO_PIXEL_LIMIT) throw tooManyPixels();
+  const pixelLimit = heic ? HEIC_PIXEL_LIMIT : PHOTO_PIXEL_LIMIT;
+  if (width * height > pixelLimit) throw tooManyPixels(pixelLimit);
   if (width < 16 || height < 16) throw new AppError("validation", "the photo is too small to read");
   const exif = header.exif
     ? ((await exifr.parse(exifOf(header.exif), { pick: ["DateTimeOriginal", "OffsetTimeOriginal"], reviveValues: false }).catch(() => null)) as Record<string, unknown> | null)
