@@ -1,6 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@fit/testing";
-import { CLEAN, consolePhoto } from "../../../test/support/photo-corpus.ts";
 import { buildBaseImages, composeProject, engineAnswers, makeSecrets, waitFor } from "./compose.ts";
 
 // The compose cluster for real (issue 12): images built, every container healthy, a smoke through the gateway,
@@ -83,13 +83,14 @@ describe.skipIf(!engine && !required)("the compose cluster", () => {
     }, 60_000);
   });
 
-  // Issue 40: the image ships what reading a photo loads (sharp's libvips, tesseract.js's core and the English model).
+  // Issue 40: the image ships what reading a photo loads. A HEIC (test/photos.test.ts says how it was made) goes
+  // through all of it: libvips (header, re-encoding), libheif's WebAssembly on its thread, tesseract.js and its model.
   it("reads a photographed console in the workouts container and logs the workout", async () => {
-    const photo = await consolePhoto({ kind: "rower", durationS: 1500, distanceKm: 6.1, kcal: 350, avgHr: 150 }, { font: "DejaVu Sans", sizePt: 28, degradation: CLEAN, seed: 40 });
-    const response = await fetch(`${base}/api/workouts/photo`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "image/jpeg" }, body: photo });
+    const photo = await readFile(new URL("../../../test/support/photos/console.heic", import.meta.url));
+    const response = await fetch(`${base}/api/workouts/photo`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "image/heic" }, body: photo });
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status, JSON.stringify(body)).toBe(200);
-    expect(body).toMatchObject({ source: "manual", durationS: 1500, distanceM: 6100, energyKcal: 350, avgHr: 150, read: { source: "ocr" } });
+    expect(body).toMatchObject({ source: "manual", durationS: 2712, distanceM: 18_350, energyKcal: 505, avgHr: 141, read: { source: "ocr" } });
     expect((await api("GET", `/api/workouts/${String(body.id)}`)).status).toBe(200);
   });
 
