@@ -5,7 +5,7 @@
 // through what the routes run (bounds and re-encoding, OCR on the reading threads, the parser) in this process.
 // Prints per kind and condition: right (every number right), flagged (a wrong or absent number is listed in
 // lowConfidence), refused (the route's 422) and silent (a wrong number not flagged: must be 0); time per photo
-// (p50, p99) and the process's RSS, which holds the OCR threads. Aims: right ≥ 90 % clean, ≥ 70 % degraded.
+// (p50, p99), the process's RSS (it holds the OCR threads) and what one reading thread holds. Aims: right ≥ 90 % clean, ≥ 70 % degraded.
 import { parseArgs } from "node:util";
 import { createOcrPool, preparePhoto } from "@fit/photos";
 import { labelEstimate, readLabel } from "../services/nutrition/src/domain/photo-label.ts";
@@ -113,6 +113,9 @@ await Promise.all(
 const wallS = (performance.now() - started) / 1000;
 clearInterval(sampler);
 await ocr.close();
+// The reading threads live in this process: what they hold is the process's peak less what it held before any started.
+const threadsMb = (rssPeak - rssBefore) / 2 ** 20;
+const rssAfterClose = process.memoryUsage().rss;
 
 const rows: (string | number)[][] = [["kind", "condition", "photos", "right %", "flagged", "refused (422)", "silent wrong"]];
 const cells: Record<string, { right: number; total: number; silent: number }> = {};
@@ -136,18 +139,22 @@ const figures = {
   photos: results.length,
   wallS,
   perPhotoMs: { p50: percentile(times, 50), p99: percentile(times, 99) },
-  rssMb: { before: rssBefore / 2 ** 20, peak: rssPeak / 2 ** 20 },
+  rssMb: { before: rssBefore / 2 ** 20, peak: rssPeak / 2 ** 20, readingThreads: threadsMb, perReadingThread: threadsMb / threads, afterClose: rssAfterClose / 2 ** 20 },
   cells,
 };
 console.log(table(rows));
 console.log();
 console.log(
   table([
-    ["photos", "threads", "wall s", "photos/s", "p50 ms", "p99 ms", "RSS before MB", "RSS peak MB"],
-    [results.length, threads, fixed(wallS), fixed(results.length / wallS, 2), fixed(figures.perPhotoMs.p50, 0), fixed(figures.perPhotoMs.p99, 0), fixed(figures.rssMb.before, 0), fixed(figures.rssMb.peak, 0)],
+    ["photos", "threads", "wall s", "photos/s", "p50 ms", "p99 ms", "RSS before MB", "RSS peak MB", "reading thread RSS MB", "RSS after close MB"],
+    [
+      results.length, threads, fixed(wallS), fixed(results.length / wallS, 2), fixed(figures.perPhotoMs.p50, 0), fixed(figures.perPhotoMs.p99, 0),
+      fixed(figures.rssMb.before, 0), fixed(figures.rssMb.peak, 0), fixed(figures.rssMb.perReadingThread, 0), fixed(figures.rssMb.afterClose, 0),
+    ],
   ]),
 );
-console.log("(time per photo: rendering, re-encoding, OCR and parsing of one photo, while the other thread reads another)");
+console.log("(time per photo: rendering, re-encoding, OCR and parsing of one photo, while the other threads read others;");
+console.log(" reading thread RSS: (peak − before) / threads, what one OCR thread with its model holds while it reads)");
 console.log();
 console.log(
   aimTable([

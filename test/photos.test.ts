@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { deflateSync } from "node:zlib";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FoodFromPhoto, PHOTO_FILE_LIMIT, WorkoutFromPhoto } from "@fit/contracts";
 import { CLEAN, consolePhoto, labelPhoto } from "./support/photo-corpus.ts";
@@ -90,6 +92,36 @@ describe("photographed logs, read on-device", () => {
     expect(euLogged.body.read.text).toMatch(/1046 kJ/);
   });
 
+  // console.heic (11.7 KB): consolePhoto({ kind: "bike", durationS: 2712, distanceKm: 18.35, kcal: 505, avgHr: 141 },
+  // { font: "DejaVu Sans", sizePt: 26, degradation: CLEAN, seed: 79, exif: { IFD2: { DateTimeOriginal: "2026:11:21 07:45:30",
+  // OffsetTimeOriginal: "-05:00" }, IFD0: { Make: "SecretPhoneMaker" } } }) written as a JPEG, then `heif-enc -q 45`
+  // (Debian's libheif-examples 1.15, x265), which keeps the JPEG's EXIF. Made once: the tests need no HEVC encoder.
+  const heic = () => readFile(new URL("./support/photos/console.heic", import.meta.url));
+
+  it("reads a HEIC photo (decoded by libheif on its own thread) with its EXIF capture time, and refuses an AVIF and a HEIC bomb", async () => {
+    const api = client(system.url, (await system.account()).key);
+    const response = await api.post("/api/workouts/photo", await heic(), { "content-type": "image/heic" });
+    expect(response.status).toBe(200);
+    const workout = WorkoutFromPhoto.parse(response.body);
+    expect(workout).toMatchObject({ activityType: "ride", durationS: 2712, distanceM: 18_350, energyKcal: 505, avgHr: 141 });
+    // Taken at 07:45:30 at UTC−5 as the session ended: it started 45:12 earlier, 12:00:18 UTC.
+    expect(workout.startedAt).toBe(Date.parse("2026-11-21T12:00:18Z"));
+    expect(JSON.stringify(response.body)).not.toContain("SecretPhoneMaker");
+
+    // The header's image size (its `ispe` boxes) says 40 000 × 40 000: refused before libheif decodes a pixel.
+    const bomb = await heic();
+    for (let ispe = bomb.indexOf("ispe"); ispe !== -1; ispe = bomb.indexOf("ispe", ispe + 1)) {
+      bomb.writeUInt32BE(40_000, ispe + 8);
+      bomb.writeUInt32BE(40_000, ispe + 12);
+    }
+    const refused = await api.post("/api/workouts/photo", bomb, { "content-type": "image/heic" });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toMatch(/megapixels/);
+    // AVIF is HEIF too, but not HEVC: not taken.
+    const avif = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#fff" } }).avif().toBuffer();
+    expect((await api.post("/api/workouts/photo", avif, { "content-type": "image/heif" })).status).toBe(415);
+  });
+
   it("answers 422 with what was read and what is missing, and logs nothing", async () => {
     const api = client(system.url, (await system.account()).key);
     const eu = await labelPhoto({ layout: "eu", servingG: 30, kcal: 250, proteinG: 8.1 }, { font: "DejaVu Sans", sizePt: 24, degradation: CLEAN, seed: 4 });
@@ -121,18 +153,20 @@ describe("photographed logs, read on-device", () => {
     expect((await api.get("/api/workouts")).body.items).toEqual([]);
   });
 
-  it("keeps answering other requests while a photo is read", async () => {
+  it("keeps answering other requests while photos are read, a HEIC decoded meanwhile", async () => {
     const api = client(system.url, (await system.account()).key);
     const photo = await consolePhoto({ kind: "bike", durationS: 2400, distanceKm: 16.4, kcal: 410, avgHr: 138 }, { font: "DejaVu Sans", sizePt: 30, degradation: CLEAN, seed: 5 });
     let reading = true;
-    const read = api.post("/api/workouts/photo", photo, jpeg).finally(() => (reading = false));
+    const read = Promise.all([api.post("/api/workouts/photo", photo, jpeg), api.post("/api/workouts/photo", await heic(), { "content-type": "image/heic" })]).finally(
+      () => (reading = false),
+    );
     const answered: number[] = [];
     while (reading) {
       const started = performance.now();
       expect((await api.get("/api/workouts")).status).toBe(200);
       answered.push(performance.now() - started);
     }
-    expect((await read).status).toBe(200);
+    expect((await read).map((response) => response.status)).toEqual([200, 200]);
     expect(answered.length).toBeGreaterThan(3);
     expect(Math.max(...answered)).toBeLessThan(500);
   });

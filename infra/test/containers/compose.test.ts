@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@fit/testing";
 import { buildBaseImages, composeProject, engineAnswers, makeSecrets, waitFor } from "./compose.ts";
@@ -80,6 +81,17 @@ describe.skipIf(!engine && !required)("the compose cluster", () => {
       const lines = (await cluster.readFile("collector", "/data/traces.jsonl")).split("\n").filter(Boolean);
       return lines.some((line) => line.includes('"stringValue":"gateway"') && line.includes('"spans"'));
     }, 60_000);
+  });
+
+  // Issue 40: the image ships what reading a photo loads. A HEIC (test/photos.test.ts says how it was made) goes
+  // through all of it: libvips (header, re-encoding), libheif's WebAssembly on its thread, tesseract.js and its model.
+  it("reads a photographed console in the workouts container and logs the workout", async () => {
+    const photo = await readFile(new URL("../../../test/support/photos/console.heic", import.meta.url));
+    const response = await fetch(`${base}/api/workouts/photo`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "image/heic" }, body: photo });
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ source: "manual", durationS: 2712, distanceM: 18_350, energyKcal: 505, avgHr: 141, read: { source: "ocr" } });
+    expect((await api("GET", `/api/workouts/${String(body.id)}`)).status).toBe(200);
   });
 
   it("runs the coach as two replicas, and both answer", async () => {

@@ -295,7 +295,7 @@ export const operations = {
   logFoodPhoto: define({
     id: "logFoodPhoto", method: "POST", path: "/api/nutrition/photo", service: "nutrition", tag: "Nutrition",
     scope: "nutrition:write", summary: "Log food from a photo of its nutrition-facts label",
-    description: "A JPEG, PNG or WebP photo of a label as the raw body (up to 8 MiB and 50 megapixels). US (per serving) and EU " +
+    description: "A JPEG, PNG, WebP or HEIC photo of a label as the raw body (up to 8 MiB and 50 megapixels, 16 for HEIC). US (per serving) and EU " +
       "(per 100 g) layouts: the item gets the kcal and protein of `grams`, else of `servings` (default 1) of the label's " +
       "serving size, with the label's range and the source `ocr` (or `model:<name>`); `read` holds the text read. A label " +
       "read too poorly, or without the numbers the amount needs, is a 422 saying what was read and what is missing; " +
@@ -331,7 +331,7 @@ export const operations = {
   logWorkoutPhoto: define({
     id: "logWorkoutPhoto", method: "POST", path: "/api/workouts/photo", service: "workouts", tag: "Workouts",
     scope: "workouts:write", summary: "Log a workout from a photo of a console or summary screen",
-    description: "A JPEG, PNG or WebP photo as the raw body (up to 8 MiB and 50 megapixels): duration, distance, kcal, " +
+    description: "A JPEG, PNG, WebP or HEIC photo as the raw body (up to 8 MiB and 50 megapixels, 16 for HEIC): duration, distance, kcal, " +
       "average heart rate and the activity are read from it into the same row as POST /api/workouts/describe (source " +
       "`manual`, `description` = `text` or the summary read), by the coach's language model when one is configured " +
       "(`read.source` `model:<name>`), else on-device (`ocr`). The start is the time `text` gives, read as " +

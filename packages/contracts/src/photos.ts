@@ -8,7 +8,12 @@ import { ActivityType, Workout } from "./workouts.ts";
 export const PHOTO_FILE_LIMIT = 8 * 1024 * 1024;
 /** The most pixels a photo may declare in its header; past it the picture is refused before any decoding (a 48 MP phone photo fits). */
 export const PHOTO_PIXEL_LIMIT = 50_000_000;
-export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+/**
+ * A HEIC photo is decoded whole (no streaming decoder for it), ~16 bytes a pixel at the peak: a 12-megapixel phone
+ * photo fits, a 24 or 48 MP one is refused before decoding (sent as JPEG, it may have PHOTO_PIXEL_LIMIT).
+ */
+export const HEIC_PIXEL_LIMIT = 16_000_000;
+export const PHOTO_MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"] as const;
 
 const tz = z.coerce
   .number({ error: "tz must be a number of minutes" })
