@@ -22,7 +22,7 @@ export const ImportState = z
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */
-export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health", "strava"]);
+export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health", "strava", "garmin"]);
 export type ImportLayout = z.infer<typeof ImportLayout>;
 
 /**
