@@ -342,10 +342,10 @@ const garminBiometrics = JSON.stringify([
   { metaData: { calendarDate: "2023-05-02T00:00:00.0" }, height: 181.0 },
   { metaData: { calendarDate: "2023-05-03T00:00:00.0" }, weight: { weight: 80_995.0, bodyFat: 0.0, timestampGMT: "2023-05-03T06:12:00.0", sourceType: "MANUAL" } },
 ]);
-const garminExport = async (uploads: ZipEntry[] | Buffer, more: ZipEntry[] = []) => zipOf([
+const garminExport = async (uploads: ZipEntry[] | Buffer, more: ZipEntry[] = [], biometrics = garminBiometrics) => zipOf([
   { name: "DI_CONNECT/DI-Connect-User/user_profile.json", data: "{}" },
   { name: GARMIN_UPLOADS, data: Buffer.isBuffer(uploads) ? uploads : await zipOf(uploads) },
-  { name: "DI_CONNECT/DI-Connect-Wellness/115386977_userBioMetrics.json", data: garminBiometrics },
+  { name: "DI_CONNECT/DI-Connect-Wellness/115386977_userBioMetrics.json", data: biometrics },
   ...more,
 ]);
 
@@ -384,6 +384,26 @@ describe("Garmin Connect exports", () => {
     await undo(api, accepted.body.id);
     expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
     expect(await weighIns(api)).toEqual([]);
+  }, 120_000);
+
+  it("reads a larger export in checkpointed steps (weigh-ins in batches, recordings 25 a step), each row once, a second part refused", async () => {
+    const weights = Array.from({ length: 60 }, (_, i) => ({ weight: { weight: 80_000 + i * 10, timestampGMT: GARMIN_WEIGHED_AT + i * DAY } }));
+    const fits = Array.from({ length: 30 }, (_, i) => ({
+      name: `115386977_${1000 + i}.fit`,
+      data: Buffer.from(makeFit({ sport: "running", start: new Date(RUN_AT + i * DAY), elapsedS: 1200 + i, timerS: 1200, distanceM: 4000 + i })),
+    }));
+    const part2 = { name: GARMIN_UPLOADS.replace("Part1", "Part2"), data: await zipOf([{ name: "x.fit", data: fits[0]!.data }]) };
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports", await garminExport(fits, [part2], JSON.stringify(weights)), { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
+      state: "done", counts: { read: 91, created: 90, skipped: 0, refused: 1 },
+      kinds: { workout: { read: 30, created: 30, skipped: 0 }, "weigh-in": { read: 60, created: 60, skipped: 0 } },
+      refusals: [{ line: 91, reason: `${part2.name}: only the first zip of uploaded files is read` }],
+    });
+    expect((await weighIns(api)).map((w) => w.weightKg)).toEqual(weights.map((w) => w.weight.weight / 1000));
+    const stored = (await api.get("/api/workouts?limit=100")).body.items as { durationS: number }[];
+    expect(stored.map((w) => w.durationS).sort()).toEqual(fits.map((_, i) => 1200 + i));
   }, 120_000);
 });
 
