@@ -9,7 +9,7 @@ import { checkNestedDirectory, inflatedEntry, openEntries, type ArchiveEntry } f
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
 import type { GarminFormat } from "../domain/file-kind.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
-import { garminWeighIns, isGarminBiometrics } from "../domain/garmin-weight.ts";
+import { garminWeighIns, isGarminBiometrics, MAX_BIOMETRICS_BYTES } from "../domain/garmin-weight.ts";
 import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { weighInOf } from "../domain/weigh-in-csv.ts";
@@ -131,7 +131,7 @@ async function* garminRecords(store: Store, job: Job, { entry, otherParts, decla
   };
   const outer = await openEntries(store.rangeOf(job.id), job.bytes, isGarminBiometrics);
   for (const { name } of outer.names) {
-    const bytes = await outer.read(name, Number.MAX_SAFE_INTEGER);
+    const bytes = await outer.read(name, MAX_BIOMETRICS_BYTES);
     let read: ReturnType<typeof garminWeighIns> | { refused: string };
     try {
       read = Buffer.isBuffer(bytes) ? garminWeighIns(bytes) : bytes;
