@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ImportSummary } from "@fit/contracts";
 import { makeFit, makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
-import { declareEntries, declareSizes, renamed, zipOf } from "../services/imports/test/support/archive.ts";
+import { declareEntries, declareSizes, renamed, zipOf, type ZipEntry } from "../services/imports/test/support/archive.ts";
 import { client } from "./support/http.ts";
 import { startServiceProcess } from "./support/service-process.ts";
 import { startSystem, type System } from "./support/system.ts";
@@ -346,6 +346,82 @@ describe("Strava bulk exports", () => {
   }, 120_000);
 });
 
+/**
+ * Garmin Connect's export ("Export your data"): the FIT files its devices uploaded in a zip of their own under
+ * DI-Connect-Uploaded-Files, and the weights of userBioMetrics.json in grams with GMT instants (ms, or a zoneless time).
+ */
+const GARMIN_UPLOADS = "DI_CONNECT/DI-Connect-Uploaded-Files/UploadedFiles_0-_Part1.zip";
+const GARMIN_WEIGHED_AT = Date.UTC(2023, 4, 1, 6, 10);
+const garminBiometrics = JSON.stringify([
+  { metaData: { calendarDate: "2023-05-01T00:00:00.0" }, weight: { weight: 81_234.0, bodyFat: 22.46, timestampGMT: GARMIN_WEIGHED_AT, sourceType: "INDEX_SCALE" } },
+  { metaData: { calendarDate: "2023-05-02T00:00:00.0" }, height: 181.0 },
+  { metaData: { calendarDate: "2023-05-03T00:00:00.0" }, weight: { weight: 80_995.0, bodyFat: 0.0, timestampGMT: "2023-05-03T06:12:00.0", sourceType: "MANUAL" } },
+]);
+const garminExport = async (uploads: ZipEntry[] | Buffer, more: ZipEntry[] = [], biometrics = garminBiometrics) => zipOf([
+  { name: "DI_CONNECT/DI-Connect-User/user_profile.json", data: "{}" },
+  { name: GARMIN_UPLOADS, data: Buffer.isBuffer(uploads) ? uploads : await zipOf(uploads) },
+  { name: "DI_CONNECT/DI-Connect-Wellness/115386977_userBioMetrics.json", data: biometrics },
+  ...more,
+]);
+
+describe("Garmin Connect exports", () => {
+  const RUN_AT = Date.UTC(2023, 4, 2, 5, 30, 0);
+  const RIDE_AT = Date.UTC(2023, 4, 4, 15, 0, 0);
+
+  it("gives a watch_device workout per FIT file of its nested zip of uploads and a weigh-in per weight, once; undo removes them", async () => {
+    const run = makeFit({ sport: "running", start: new Date(RUN_AT), elapsedS: 1800, timerS: 1750, distanceM: 5200, calories: 420, avgHr: 151, maxHr: 172 });
+    const ride = makeFit({ sport: "cycling", start: new Date(RIDE_AT), elapsedS: 5400, timerS: 5300, distanceM: 42_000, calories: 1100 });
+    const zip = await garminExport([
+      { name: "115386977_12345678901.fit", data: Buffer.from(run) },
+      { name: "115386977_12345678902.fit", data: Buffer.from(ride) },
+      { name: "readme.txt", data: "not a recording" },
+    ]);
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports?name=garmin.zip", zip, { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: "activities", layout: "garmin" });
+    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
+      state: "done", error: null, progress: 1, counts: { read: 4, created: 4, skipped: 0, refused: 0 },
+      kinds: { workout: { read: 2, created: 2, skipped: 0 }, "weigh-in": { read: 2, created: 2, skipped: 0 } },
+    });
+    const stored = ((await api.get("/api/workouts?limit=100")).body.items as Record<string, unknown>[]).sort((a, b) => Number(a.startedAt) - Number(b.startedAt));
+    expect(stored.map((w) => [w.startedAt, w.activityType, w.source, w.durationS, w.distanceM, w.energyKcal, w.avgHr, w.maxHr])).toEqual([
+      [RUN_AT, "run", "watch_device", 1800, 5200, 420, 151, 172],
+      [RIDE_AT, "ride", "watch_device", 5400, 42_000, 1100, null, null],
+    ]);
+    expect((await weighIns(api)).map((w) => [w.ts, w.weightKg, w.bodyFatPct])).toEqual([
+      [GARMIN_WEIGHED_AT, 81.23, 22.5],
+      [Date.UTC(2023, 4, 3, 6, 12), 81, null],
+    ]);
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+    const again = await api.post("/api/imports", zip, { "content-type": "application/zip" });
+    expect(await finished(api, again.body.id, 60_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: 4, refused: 0 } });
+    await undo(api, accepted.body.id);
+    expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
+    expect(await weighIns(api)).toEqual([]);
+  }, 120_000);
+
+  it("reads a larger export in checkpointed steps (weigh-ins in batches, recordings 25 a step), each row once, a second part refused", async () => {
+    const weights = Array.from({ length: 60 }, (_, i) => ({ weight: { weight: 80_000 + i * 10, timestampGMT: GARMIN_WEIGHED_AT + i * DAY } }));
+    const fits = Array.from({ length: 30 }, (_, i) => ({
+      name: `115386977_${1000 + i}.fit`,
+      data: Buffer.from(makeFit({ sport: "running", start: new Date(RUN_AT + i * DAY), elapsedS: 1200 + i, timerS: 1200, distanceM: 4000 + i })),
+    }));
+    const part2 = { name: GARMIN_UPLOADS.replace("Part1", "Part2"), data: await zipOf([{ name: "x.fit", data: fits[0]!.data }]) };
+    const api = client(system.url, (await system.account()).key);
+    const accepted = await api.post("/api/imports", await garminExport(fits, [part2], JSON.stringify(weights)), { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
+      state: "done", counts: { read: 91, created: 90, skipped: 0, refused: 1 },
+      kinds: { workout: { read: 30, created: 30, skipped: 0 }, "weigh-in": { read: 60, created: 60, skipped: 0 } },
+      refusals: [{ line: 91, reason: `${part2.name}: only the first zip of uploaded files is read` }],
+    });
+    expect((await weighIns(api)).map((w) => w.weightKg)).toEqual(weights.map((w) => w.weight.weight / 1000));
+    const stored = (await api.get("/api/workouts?limit=100")).body.items as { durationS: number }[];
+    expect(stored.map((w) => w.durationS).sort()).toEqual(fits.map((_, i) => 1200 + i));
+  }, 120_000);
+});
+
 describe("hostile archives", () => {
   const T = Date.UTC(2024, 2, 1, 6, 12, 9);
   const weighInsXml = (n: number) => APPLE_HEAD + Array.from({ length: n }, (_, i) => appleRecord("BodyMass", "kg", 70 + i / 10, T + i * DAY, 60)).join("") + APPLE_TAIL;
@@ -403,7 +479,21 @@ describe("hostile archives", () => {
     await refusedAtUpload(await zipOf([{ name: "export.zip", data: inner, compress: false }]), /it holds another archive \(export\.zip\)/);
     await refusedAtUpload(await zipOf([{ name: "notes.txt", data: "hello" }]), /no apple_health_export\/export\.xml/);
     await refusedAtUpload(declareEntries(await zipOf([{ name: EXPORT, data: weighInsXml(1) }], true), 100_001), /100001 entries, more than 100000/);
+    // A zip is read inside Garmin's export alone, where its uploaded files are.
+    const uploads = await zipOf([{ name: "a.fit", data: Buffer.from(makeFit({ sport: "running", start: new Date(T), elapsedS: 60, timerS: 60, distanceM: 200 })) }]);
+    await refusedAtUpload(await zipOf([{ name: "Garmin/UploadedFiles_0-_Part1.zip", data: uploads }]), /it holds another archive \(Garmin\/UploadedFiles_0-_Part1\.zip\)/);
   });
+
+  it("checks a Garmin export's nested zip of uploads as an archive once inflated: a zip inside it, or more than 4 GiB with the export's own entries, fails the import before a row is written", async () => {
+    const fit = Buffer.from(makeFit({ sport: "running", start: new Date(T), elapsedS: 60, timerS: 60, distanceM: 200 }));
+    await failsReading(await garminExport([{ name: "a.fit", data: fit }, { name: "deeper.zip", data: await zipOf([{ name: "b.fit", data: fit }]) }]),
+      /it holds an archive inside its uploaded files \(deeper\.zip\)/);
+    // The uploads declare 3.75 GiB (120:1), the export's other entries 272 MiB (136:1): each under the cap, together over it.
+    const uploads = declareSizes(await zipOf([{ name: "a.fit", data: fit }]), () => ({ compressed: 32 * 1024 * 1024, uncompressed: 0xf000_0000 }));
+    const big = declareSizes(await garminExport(uploads, [{ name: "DI_CONNECT/DI-Connect-Fitness/big.json", data: "[]" }]),
+      (name) => (name.endsWith("big.json") ? { compressed: 2 * 1024 * 1024, uncompressed: 0x1100_0000 } : {}));
+    await failsReading(big, /its entries would inflate to more than 4 GiB/);
+  }, 60_000);
 
   it("fails an export.xml inside the zip that declares entities, or holds a line past the element cap, before writing a row", async () => {
     await failsReading(await zipOf([{ name: EXPORT, data: entityBomb() }]), /line 3: the document declares entities, which this import refuses/);

@@ -22,7 +22,7 @@ export const ImportState = z
   });
 
 /** The file layouts the imports read; `layout` of an import says which one its header matched. */
-export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health", "strava"]);
+export const ImportLayout = z.enum(["withings", "fitbit", "renpho", "libra", "happy_scale", "myfitnesspal", "cronometer", "apple_health", "strava", "garmin"]);
 export type ImportLayout = z.infer<typeof ImportLayout>;
 
 /**
@@ -52,7 +52,7 @@ export const ImportSummary = z
     layout: ImportLayout.nullable().meta({ description: "The layout its header was recognised as; null until read." }),
     kind: ImportKind.meta({
       description: "What its rows become: weigh-ins (a scale's CSV), food items (a food diary), the several kinds of a health " +
-        "app's export (see `kinds`), or workouts (an activity app's export).",
+        "app's export (see `kinds`), or workouts (an activity app's export; a watch's, Garmin's, with its weigh-ins).",
     }),
     counts: z.object({
       read: count.meta({ description: "Rows read from the file." }),

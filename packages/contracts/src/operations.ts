@@ -404,7 +404,7 @@ export const operations = {
   }),
   startImport: define({
     id: "startImport", method: "POST", path: "/api/imports", service: "imports", tag: "Imports", scope: "imports:write",
-    summary: "Import a weigh-in export, a food diary (CSV), an Apple Health export (export.zip or its export.xml) or a Strava bulk export",
+    summary: "Import a weigh-in export, a food diary (CSV), an Apple Health export (export.zip or its export.xml), a Strava bulk export or a Garmin Connect export",
     description: "The file as the raw body, streamed (up to 2 GiB), or a small one as JSON `text`. A streamed upload has no " +
       "overall deadline but must not stall: 60 s without a byte cuts it with 408 and nothing is kept. Answers 202 with the " +
       "import at once; it is read in the background (GET /api/imports/{id} follows it). Weigh-ins: Withings, Fitbit, Renpho, " +
@@ -416,11 +416,16 @@ export const operations = {
       "`phone_health`; from export.zip with the route its `workout-routes/*.gpx` holds), each time at its own offset; a document type declaring entities is refused. A zip archive is checked " +
       "before anything in it is inflated and refused (400, naming why) if it has more than 100 000 entries, a name that is " +
       "absolute or climbs out with `..`, a symbolic link, no `export.xml` (`apple_health_export/export.xml` or one folder " +
-      "deep) but a zip inside it, entries declaring more than 4 GiB uncompressed together, or one compressing more than " +
+      "deep), `activities.csv` or Garmin's `DI_CONNECT/` but a zip inside it, entries declaring more than 4 GiB uncompressed together, or one compressing more than " +
       "200:1; an entry that inflates past the size its header declares fails the import (`failed`, nothing kept). Strava's " +
       "bulk export (a zip holding `activities.csv` and `activities/*.gpx|.tcx|.fit`, each may be `.gz`) gives one workout per " +
       "activity (source `activity_app`; one per leg of a multisport FIT file), its name, description and type from the CSV, " +
-      "its figures from the recording, the CSV's where the recording has none. Each reading, " +
+      "its figures from the recording, the CSV's where the recording has none. Garmin Connect's export (a zip holding " +
+      "`DI_CONNECT/DI-Connect-Uploaded-Files/*.zip` and `DI_CONNECT/DI-Connect-Wellness/*_userBioMetrics.json`) gives one " +
+      "workout per recording of its first zip of uploaded files (source `watch_device`; one per leg of a multisport FIT " +
+      "file) and one weigh-in per weight (grams, GMT); that zip is the only zip inside a zip read: once inflated, its " +
+      "directory is checked with the same caps, counted with the export's against 4 GiB, and a zip inside it fails the " +
+      "import before any row is written; further parts are refused rows. Each reading, " +
       "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
     upload: {

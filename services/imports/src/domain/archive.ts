@@ -43,10 +43,13 @@ const wrapped = <T>(reading: Promise<T>) => reading.catch((error: unknown) => {
 const open = (range: ReadRange, size: number) =>
   wrapped(yauzl.fromRandomAccessReaderPromise(new StoredArchive(range), size, { autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }));
 
-/** Every entry of the directory, in order, each checked as it is read. */
-async function* entriesOf(zip: ZipFile): AsyncGenerator<Entry> {
+/**
+ * Every entry of the directory, in order, each checked as it is read; `declaredBefore` is what the archive holding
+ * this one declared (a Garmin export's nested zip counts against the same total).
+ */
+async function* entriesOf(zip: ZipFile, declaredBefore = 0): AsyncGenerator<Entry> {
   if (zip.entryCount > MAX_ENTRIES) throw refused(`${zip.entryCount} entries, more than ${MAX_ENTRIES}`);
-  let declared = 0;
+  let declared = declaredBefore;
   const entries = zip.eachEntry();
   for (;;) {
     const next = await wrapped(entries.next());
@@ -67,8 +70,28 @@ const APPLE_EXPORT = /^([^/]+\/)?export\.xml$/;
 /** Strava's activities.csv, at the top of its export or in the folder it was unpacked to and zipped again. */
 const STRAVA_ACTIVITIES = /^([^/]+\/)?activities\.csv$/;
 
-/** What an archive is, by the entry it is read from. */
-export type ArchiveKind = { layout: "apple_health" | "strava"; entry: ArchiveEntry };
+/**
+ * Garmin Connect's export: the zips of the files its devices uploaded, the one place a zip inside a zip is read
+ * (docs/decisions/0078-apple-health-and-archives.md, addendum), and its weigh-ins.
+ */
+const GARMIN_UPLOADS = /^([^/]+\/)?DI_CONNECT\/DI-Connect-Uploaded-Files\/[^/]+\.zip$/i;
+const GARMIN_BIOMETRICS = /^([^/]+\/)?DI_CONNECT\/DI-Connect-Wellness\/[^/]*userBioMetrics\.json$/i;
+const isZipName = (name: string) => /\.zip$/i.test(name);
+
+/**
+ * What an archive is, by the entry it is read from. Garmin's names the first zip of uploaded files (none when the
+ * export holds only weigh-ins), the others (read as refused, one each), and what its whole directory declares.
+ */
+export type ArchiveKind =
+  | { layout: "apple_health"; entry: ArchiveEntry }
+  | { layout: "strava"; entry: ArchiveEntry }
+  | { layout: "garmin"; entry: ArchiveEntry | null; otherParts: string[]; declared: number };
+
+const checkedEntry = (found: Entry): ArchiveEntry => {
+  if (found.isEncrypted()) throw refused(`${found.fileName} is encrypted`);
+  if (found.compressionMethod !== 0 && found.compressionMethod !== 8) throw refused(`${found.fileName} is compressed with method ${found.compressionMethod}, not deflate`);
+  return { name: found.fileName, bytes: found.uncompressedSize };
+};
 
 /**
  * What the archive is and the entry an import reads first, once its whole directory has been checked; refuses
@@ -79,19 +102,38 @@ export const readDirectory = async (range: ReadRange, size: number): Promise<Arc
   let apple: Entry | undefined;
   let strava: Entry | undefined;
   let nested: string | undefined;
+  const uploads: Entry[] = [];
+  let biometrics = false;
+  let declared = 0;
   for await (const entry of entriesOf(zip)) {
+    declared += entry.uncompressedSize;
     if (APPLE_EXPORT.test(entry.fileName) && (!apple || entry.fileName === "apple_health_export/export.xml")) apple = entry;
     if (STRAVA_ACTIVITIES.test(entry.fileName)) strava ??= entry;
-    if (/\.zip$/i.test(entry.fileName)) nested ??= entry.fileName;
+    if (GARMIN_UPLOADS.test(entry.fileName)) uploads.push(entry);
+    else if (isZipName(entry.fileName)) nested ??= entry.fileName;
+    if (GARMIN_BIOMETRICS.test(entry.fileName)) biometrics = true;
   }
-  const found = apple ?? strava;
-  if (!found) {
-    throw refused(nested ? `it holds another archive (${nested}): send that one instead`
-      : "it holds no apple_health_export/export.xml (Apple Health's export.zip) nor activities.csv (Strava's bulk export)");
+  if (apple) return { layout: "apple_health", entry: checkedEntry(apple) };
+  if (strava) return { layout: "strava", entry: checkedEntry(strava) };
+  if (uploads.length || biometrics) {
+    // Part1, Part2, … in the order of their names; the parts after the first are not read yet.
+    const [first, ...others] = uploads.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
+    return { layout: "garmin", entry: first ? checkedEntry(first) : null, otherParts: others.map((part) => part.fileName), declared };
   }
-  if (found.isEncrypted()) throw refused(`${found.fileName} is encrypted`);
-  if (found.compressionMethod !== 0 && found.compressionMethod !== 8) throw refused(`${found.fileName} is compressed with method ${found.compressionMethod}, not deflate`);
-  return { layout: apple ? "apple_health" : "strava", entry: { name: found.fileName, bytes: found.uncompressedSize } };
+  throw refused(nested ? `it holds another archive (${nested}): send that one instead`
+    : "it holds no apple_health_export/export.xml (Apple Health's export.zip), activities.csv (Strava's bulk export) nor " +
+      "DI_CONNECT/ (Garmin Connect's export)");
+};
+
+/**
+ * A Garmin export's zip of uploaded files, once inflated: its directory is checked with the caps of any archive,
+ * counted on from what the export declared, and a zip inside it is refused (one level of nesting only).
+ */
+export const checkNestedDirectory = async (range: ReadRange, size: number, declaredBefore: number) => {
+  const zip = await open(range, size);
+  for await (const entry of entriesOf(zip, declaredBefore)) {
+    if (isZipName(entry.fileName)) throw refused(`it holds an archive inside its uploaded files (${entry.fileName})`);
+  }
 };
 
 /** The bytes an entry inflates to as they come, failing (UnreadableFile) past its declared size or short of it. */
@@ -108,11 +150,13 @@ async function* inflating(zip: ZipFile, entry: Entry): AsyncGenerator<Buffer> {
  * The archive's entries whose names `keep` accepts (an export's recordings), to inflate one whole at a time: its
  * bytes, or why not (none by that name, or declared larger than `maxBytes`).
  */
-export const openEntries = async (range: ReadRange, size: number, keep: (name: string) => boolean) => {
+export const openEntries = async (range: ReadRange, size: number, keep: (name: string) => boolean, declaredBefore = 0) => {
   const zip = await open(range, size);
   const kept = new Map<string, Entry>();
-  for await (const entry of entriesOf(zip)) if (keep(entry.fileName)) kept.set(entry.fileName, entry);
-  return async (name: string, maxBytes: number): Promise<Buffer | { refused: string }> => {
+  for await (const entry of entriesOf(zip, declaredBefore)) if (keep(entry.fileName)) kept.set(entry.fileName, entry);
+  /** The kept entries' names in the directory's order, each with the offset just past its compressed bytes. */
+  const names = [...kept.values()].map((entry) => ({ name: entry.fileName, end: entry.relativeOffsetOfLocalHeader + entry.compressedSize }));
+  const read = async (name: string, maxBytes: number): Promise<Buffer | { refused: string }> => {
     const entry = kept.get(name);
     if (!entry) return { refused: `the archive holds no ${name.slice(0, 200)}` };
     if (entry.uncompressedSize > maxBytes) return { refused: `${name.slice(0, 200)} is larger than ${maxBytes / 1024 / 1024} MiB` };
@@ -120,6 +164,7 @@ export const openEntries = async (range: ReadRange, size: number, keep: (name: s
     for await (const piece of inflating(zip, entry)) parts.push(piece);
     return Buffer.concat(parts);
   };
+  return { names, read };
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { ImportKind } from "@fit/contracts";
 import { isAppleExport, type AppleFormat } from "./apple-health.ts";
-import { readDirectory, type ArchiveEntry, type ReadRange } from "./archive.ts";
+import { readDirectory, type ArchiveEntry, type ArchiveKind, type ReadRange } from "./archive.ts";
 import { recogniseFoodDiary, type FoodDiaryFormat } from "./food-diary-csv.ts";
 import { recogniseWeighIns, type ImportOptions, type WeighInFormat } from "./weigh-in-csv.ts";
 
@@ -9,8 +9,11 @@ export type Recognised = { offset: number; line: number } & (
   | { kind: Extract<ImportKind, "weigh-ins">; format: WeighInFormat }
   | { kind: Extract<ImportKind, "food">; format: FoodDiaryFormat }
   | { kind: Extract<ImportKind, "health-export">; format: AppleFormat }
-  | { kind: Extract<ImportKind, "activities">; format: { layout: "strava"; entry: ArchiveEntry } }
+  | { kind: Extract<ImportKind, "activities">; format: { layout: "strava"; entry: ArchiveEntry } | GarminFormat }
 );
+
+/** Garmin Connect's export: its first zip of uploaded files (the entry inflated), the other parts, and the export's declared total. */
+export type GarminFormat = Extract<ArchiveKind, { layout: "garmin" }>;
 
 export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised | undefined => {
   if (isAppleExport(head)) return { kind: "health-export", format: { layout: "apple_health" }, offset: 0, line: 1 };
@@ -27,13 +30,14 @@ export const isZip = (head: Buffer) => head.subarray(0, ZIP.length).equals(ZIP);
 
 /**
  * A stored zip archive, once its directory has been checked: Apple Health's export.zip, read as the export.xml it
- * holds, or Strava's bulk export, read from its activities.csv (whose header is read with its first rows).
+ * holds, Strava's bulk export, read from its activities.csv (whose header is read with its first rows), or Garmin
+ * Connect's export, read from its weigh-ins and the zip of its uploaded files.
  */
 export const recogniseArchive = async (range: ReadRange, size: number): Promise<Recognised> => {
-  const { layout, entry } = await readDirectory(range, size);
-  return layout === "apple_health"
-    ? { kind: "health-export", format: { layout, entry }, offset: 0, line: 1 }
-    : { kind: "activities", format: { layout, entry }, offset: 0, line: 1 };
+  const format = await readDirectory(range, size);
+  return format.layout === "apple_health"
+    ? { kind: "health-export", format: { layout: format.layout, entry: format.entry }, offset: 0, line: 1 }
+    : { kind: "activities", format, offset: 0, line: 1 };
 };
 
 export const UNRECOGNISED = "the file's header is not one of an export this import reads: a weigh-in export (Withings, Fitbit, " +

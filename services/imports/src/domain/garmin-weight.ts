@@ -11,7 +11,7 @@ import { UnreadableFile } from "./csv.ts";
 import { reasonOf } from "./fields.ts";
 
 /** A userBioMetrics file of decades of daily entries is a few MiB; a larger one is not such a file. */
-const MAX_BIOMETRICS_BYTES = 32 * 1024 * 1024;
+export const MAX_BIOMETRICS_BYTES = 32 * 1024 * 1024;
 
 /** Whether a zip entry's name is one of the export's biometrics files. */
 export const isGarminBiometrics = (path: string): boolean => /(^|\/)[^/]*userBioMetrics\.json$/i.test(path);

@@ -4,10 +4,12 @@ import type { Delivery } from "@fit/bus";
 import type { ServiceContext } from "@fit/service-kit";
 import { APPLE_ROOT, appleRowOf } from "../domain/apple-health.ts";
 import { workoutRowOf, type AppleWorkout } from "../domain/apple-workout.ts";
-import { MAX_RECORDING_BYTES, readRecording, workoutRowsOf } from "../domain/activity-workouts.ts";
-import { inflatedEntry, openEntries, type ArchiveEntry } from "../domain/archive.ts";
+import { MAX_RECORDING_BYTES, readRecording, recordingKey, workoutRowsOf } from "../domain/activity-workouts.ts";
+import { checkNestedDirectory, inflatedEntry, openEntries, type ArchiveEntry } from "../domain/archive.ts";
 import { csvRecords, UnreadableFile } from "../domain/csv.ts";
+import type { GarminFormat } from "../domain/file-kind.ts";
 import { foodItemOf } from "../domain/food-diary-csv.ts";
+import { garminWeighIns, isGarminBiometrics, MAX_BIOMETRICS_BYTES } from "../domain/garmin-weight.ts";
 import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { weighInOf } from "../domain/weigh-in-csv.ts";
@@ -39,6 +41,8 @@ interface FileRecord {
   line: number;
   next: { offset: number; line: number };
   outcome: Outcome;
+  /** Whether reading it parsed a recording (at most RECORDINGS_PER_STEP of those a step). */
+  recording?: true;
 }
 
 /** The folder of the archive the job's entry is in (`apple_health_export/`), or "" for a file sent alone. */
@@ -53,7 +57,7 @@ const filesOf = (store: Store, job: Job, under: string) => {
   let reader: ReturnType<typeof openEntries> | undefined;
   return async (path: string, maxBytes: number) => {
     reader ??= openEntries(store.rangeOf(job.id), job.bytes, (name) => name.startsWith(folder + under));
-    return (await reader)(folder + path, maxBytes);
+    return (await reader).read(folder + path, maxBytes);
   };
 };
 
@@ -103,14 +107,71 @@ async function* stravaRecords(store: Store, job: Job): AsyncGenerator<FileRecord
   const recordings = filesOf(store, job, "activities/");
   for await (const record of csvRecords(store.fileFrom(job.id, from.offset, true), from.offset, from.line)) {
     const read = stravaActivityOf(record, header.format);
-    yield { line: record.line, next: record.next, outcome: "refused" in read ? read : await stravaOutcome(job, read.activity, recordings) };
+    yield { line: record.line, next: record.next, outcome: "refused" in read ? read : await stravaOutcome(job, read.activity, recordings), recording: true };
+  }
+}
+
+/** The recordings of a Garmin export's uploaded files; anything else in them (a folder, a text file) is not read. */
+const GARMIN_RECORDING = /\.(fit|gpx|tcx)$/i;
+
+/**
+ * Garmin Connect's export as numbered records (its `line`): the weigh-ins of each userBioMetrics file, then each
+ * recording of the zip of uploaded files (inflated in the first step), then a refusal for each further part. A
+ * step starts again at its checkpoint's record: the weigh-ins before it are parsed again (a file of a few MiB),
+ * the recordings before it only named. Progress is the offset reached in the inflated zip.
+ */
+async function* garminRecords(store: Store, job: Job, { entry, otherParts, declared }: GarminFormat): AsyncGenerator<FileRecord> {
+  let line = 0;
+  let offset = 0;
+  const from = job.line;
+  const record = (outcome: () => Outcome | Promise<Outcome>, recording?: true) => async (): Promise<FileRecord | undefined> => {
+    line++;
+    if (line < from) return undefined;
+    return { line, next: { offset, line: line + 1 }, outcome: await outcome(), ...(recording ? { recording } : {}) };
+  };
+  const outer = await openEntries(store.rangeOf(job.id), job.bytes, isGarminBiometrics);
+  for (const { name } of outer.names) {
+    const bytes = await outer.read(name, MAX_BIOMETRICS_BYTES);
+    let read: ReturnType<typeof garminWeighIns> | { refused: string };
+    try {
+      read = Buffer.isBuffer(bytes) ? garminWeighIns(bytes) : bytes;
+    } catch (error) {
+      if (!(error instanceof UnreadableFile)) throw error;
+      read = { refused: `${name.slice(0, 200)}: ${error.message}` };
+    }
+    for (const weighIn of Array.isArray(read) ? read : [read]) {
+      const next = await record(() => "weighIn" in weighIn ? { kind: "weigh-in", rows: [weighIn.weighIn] }
+        : { refused: "entry" in weighIn ? `${name.slice(0, 200)}, entry ${weighIn.entry}: ${weighIn.refused}` : weighIn.refused })();
+      if (next) yield next;
+    }
+  }
+  if (entry) {
+    const uploads = await openEntries(store.rangeOf(job.id, true), entry.bytes, (name) => GARMIN_RECORDING.test(name), declared);
+    for (const { name, end } of uploads.names) {
+      offset = end;
+      const next = await record(async () => {
+        const bytes = await uploads.read(name, MAX_RECORDING_BYTES);
+        if (!Buffer.isBuffer(bytes)) return bytes;
+        const read = readRecording(bytes, false);
+        if ("refused" in read) return { refused: `${name.slice(0, 200)}: ${read.refused}` };
+        // Keyed by its content, as the same file uploaded alone is (docs/decisions/0077-workout-imports-over-the-bus.md).
+        const outcome = workoutRowsOf({ recorded: read.activities, summary: null, source: "watch_device", externalId: recordingKey(bytes), idOf: (key) => rowIdOf(job.id, key) });
+        return "refused" in outcome ? { refused: `${name.slice(0, 200)}: ${outcome.refused}` } : { kind: "workout", rows: outcome.rows };
+      }, true)();
+      if (next) yield next;
+    }
+    offset = entry.bytes;
+  }
+  for (const part of otherParts) {
+    const next = await record(() => ({ refused: `${part.slice(0, 200)}: only the first zip of uploaded files is read` }))();
+    if (next) yield next;
   }
 }
 
 /** The records of the job's file from its checkpoint on, each with what it becomes. */
 async function* recordsOf({ store }: Context, job: Job): AsyncGenerator<FileRecord> {
   if (job.kind === "activities") {
-    yield* stravaRecords(store, job);
+    yield* job.format.layout === "garmin" ? garminRecords(store, job, job.format) : stravaRecords(store, job);
     return;
   }
   const file = store.fileFrom(job.id, job.offset, job.inflated);
@@ -149,14 +210,18 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
   const refusals: StepResult["refusals"] = [];
   let next = { offset: job.offset, line: job.line };
   let taken = 0;
+  let recordings = 0;
+  let moved = false;
   let done = true;
-  const limit = job.kind === "activities" ? Math.min(batchRows, RECORDINGS_PER_STEP) : batchRows;
   for await (const record of recordsOf(context, job)) {
-    if (taken === limit || record.next.offset - job.offset > STEP_BYTES) {
+    // The first record is read whatever its size, so a step always moves on.
+    if (taken === batchRows || (record.recording && recordings === RECORDINGS_PER_STEP) || (moved && record.next.offset - job.offset > STEP_BYTES)) {
       done = false;
       break;
     }
     next = record.next;
+    moved = true;
+    if (record.recording) recordings++;
     const { outcome } = record;
     if (outcome === "skipped") continue;
     taken++;
@@ -201,6 +266,8 @@ const inflateStep = async ({ store }: Context, job: Job, entry: ArchiveEntry, de
     chunks++;
     delivery.working();
   }
+  // A Garmin export's zip of uploaded files is an archive itself: checked before any of it is read.
+  if (job.kind === "activities" && job.format.layout === "garmin") await checkNestedDirectory(store.rangeOf(job.id, true), entry.bytes, job.format.declared);
   await store.saveInflated(job, chunks);
 };
 

@@ -106,14 +106,14 @@ export const createStore = (db: Database) => {
       db.query(Prisma.sql`INSERT INTO import_chunk (import_id, seq, data) VALUES (${importId}::uuid, ${seq}, ${data})`),
 
     /**
-     * The stored upload's bytes in [start, end), for random access into an archive. Reading its directory reads a
-     * few bytes at a time, so the last chunk fetched is kept.
+     * The stored upload's bytes (or its inflated entry's: a Garmin export's nested zip) in [start, end), for random
+     * access into an archive. Reading its directory reads a few bytes at a time, so the last chunk fetched is kept.
      */
-    rangeOf(importId: string) {
+    rangeOf(importId: string, inflated = false) {
       let held: { seq: number; bytes: Buffer } | undefined;
       const chunk = async (seq: number) => {
         if (held?.seq !== seq) {
-          const row = await prisma.importChunk.findUnique({ where: { importId_inflated_seq: { importId, inflated: false, seq } } });
+          const row = await prisma.importChunk.findUnique({ where: { importId_inflated_seq: { importId, inflated, seq } } });
           if (!row) return undefined;
           held = { seq, bytes: Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength) };
         }
