@@ -102,7 +102,7 @@ describe("the web app's workouts, coach and meal screens", () => {
       transfer.items.add(new File(["<gpx><trk><trkseg></trkseg></trk></gpx>"], "empty.gpx", { type: "application/gpx+xml" }));
       return transfer;
     })()`);
-    await page.locator(".dropzone").dispatchEvent("drop", { dataTransfer: dropped });
+    await page.locator(".dropzone").filter({ hasText: "Drop GPX, TCX or FIT files here" }).dispatchEvent("drop", { dataTransfer: dropped });
     await imports.getByRole("listitem").filter({ hasText: "empty.gpx" }).getByText("not imported: the file has no track points").waitFor();
     // Both are listed, under their week with its totals.
     await page.getByRole("link", { name: "Park loop" }).waitFor();
