@@ -108,6 +108,39 @@ describe("a body over the limit", () => {
   }, 180_000);
 });
 
+describe("a body answered before it was read", () => {
+  it("is drained, and the connection it leaves open answers the next request at once", async () => {
+    const { key } = await system.account();
+    // One connection for both requests: the first, refused for its query before its 200 KB reach a reader, says the
+    // connection stays open, so the second goes on it (a streamed upload's body once stayed paused there, and the
+    // second request waited for the drain's 10 s cut, then saw a reset).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const send = (path: string, body?: Buffer) =>
+        new Promise<{ status?: number; ms: number; error?: string }>((resolve) => {
+          const started = performance.now();
+          const request = http.request(`${system.url}${path}`, {
+            agent, method: body ? "POST" : "GET",
+            headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/gpx+xml", "content-length": String(body.length) } : {}) },
+          });
+          request.on("error", (error: NodeJS.ErrnoException) => resolve({ ms: performance.now() - started, error: error.code ?? error.message }));
+          request.on("response", (response) => {
+            response.resume();
+            response.on("end", () => resolve({ status: response.statusCode, ms: performance.now() - started }));
+          });
+          request.end(body);
+        });
+      const refused = await send("/api/workouts/import?source=%00", Buffer.alloc(200 * 1024, 0x20));
+      expect(refused.status).toBe(400);
+      const next = await send("/api/weight");
+      expect(next).toMatchObject({ status: 200 });
+      expect(next.ms).toBeLessThan(2_000);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
 describe("Expect: 100-continue", () => {
   const start = new Date("2026-11-17T06:30:00Z");
   // Two and a half hours at one point a second: about 2 MB, past the 1 MB from which curl asks to continue.

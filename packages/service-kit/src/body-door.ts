@@ -46,6 +46,10 @@ const drain = (raw: IncomingMessage) => {
   });
   raw.once("end", stop);
   raw.once("close", stop);
+  // A body piped on (a streamed upload's counting stream, which no one reads once the answer is sent) would pause
+  // the request again at that stream's high-water mark: the rest would never arrive, the cut would come after
+  // DRAIN_MS, and the client, told the connection stays open, would have sent its next request on it.
+  raw.unpipe();
   raw.resume();
 };
 

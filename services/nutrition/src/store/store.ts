@@ -168,7 +168,10 @@ export const createStore = (db: Database) => {
         const before = await tx.foodItem.findFirst({ where: { id, accountId } });
         if (!before) return null;
         const corrected = changes.kcal !== undefined || changes.proteinG !== undefined;
-        const row = await tx.foodItem.update({ where: { id }, data: corrected ? { ...changes, ...handTyped } : changes });
+        // An item deleted meanwhile by another request is a 404, not a failed update.
+        const { count } = await tx.foodItem.updateMany({ where: { id, accountId }, data: corrected ? { ...changes, ...handTyped } : changes });
+        if (count === 0) return null;
+        const row = await tx.foodItem.findUniqueOrThrow({ where: { id } });
         const moved = row.date !== before.date;
         const event = outboxRow(nutritionEvents.itemUpdated, {
           accountId, itemId: id, date: row.date, previousDate: moved ? before.date : null,
@@ -181,7 +184,9 @@ export const createStore = (db: Database) => {
       prisma.$transaction(async (tx) => {
         const item = await tx.foodItem.findFirst({ where: { id, accountId } });
         if (!item) return false;
-        await tx.foodItem.delete({ where: { id } });
+        // Two deletions of one item at once: the second finds it gone here, and is a 404 with no second event.
+        const { count } = await tx.foodItem.deleteMany({ where: { id, accountId } });
+        if (count === 0) return false;
         const event = outboxRow(nutritionEvents.itemDeleted, { accountId, itemId: id, date: item.date });
         await markChanged(tx, accountId, [item.date], event);
         return true;

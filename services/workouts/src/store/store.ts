@@ -219,9 +219,10 @@ export const createStore = (db: Database) => {
 
     updateWorkout: (accountId: string, id: string, changes: WorkoutChanges) =>
       prisma.$transaction(async (tx) => {
-        const found = await tx.workout.findFirst({ where: { id, accountId }, select: { id: true } });
-        if (!found) return null;
-        const row = await tx.workout.update({ where: { id }, data: changes });
+        // One statement decides: a workout deleted meanwhile by another request is a 404, not a failed update.
+        const { count } = await tx.workout.updateMany({ where: { id, accountId }, data: changes });
+        if (count === 0) return null;
+        const row = await tx.workout.findUniqueOrThrow({ where: { id } });
         await recordEvent(tx, workoutsEvents.workoutUpdated, row);
         return workoutView(row);
       }),
@@ -230,7 +231,9 @@ export const createStore = (db: Database) => {
       prisma.$transaction(async (tx) => {
         const row = await tx.workout.findFirst({ where: { id, accountId } });
         if (!row) return false;
-        await tx.workout.delete({ where: { id } });
+        // Two deletions of one workout at once: the second finds it gone here, and is a 404 with no second event.
+        const { count } = await tx.workout.deleteMany({ where: { id, accountId } });
+        if (count === 0) return false;
         await recordEvent(tx, workoutsEvents.workoutDeleted, row);
         return true;
       }),
