@@ -6,8 +6,11 @@ import type { CredentialCache, Invalidation } from "./credential-cache.ts";
 
 /** In the gateway's own subjects; the bus's namespace prefixes it like any other. */
 const REVOCATIONS_SUBJECT = "gateway.credentials.revoked";
-/** How long a revocation waits for its own broadcast to come back before it answers anyway. */
-const ECHO_TIMEOUT_MS = 1_000;
+/**
+ * How long a revocation waits for its own broadcast to come back before it answers anyway. 1 s was passed on a busy
+ * 2-core machine, and a sign-out then answered before another replica had the invalidation in hand.
+ */
+const ECHO_TIMEOUT_MS = 5_000;
 
 const Message = z.union([
   z.object({ id: z.string(), credentialId: z.string() }),
