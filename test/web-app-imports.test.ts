@@ -1,11 +1,9 @@
 // Settings → Import in a real browser (Debian's Chromium driven by Playwright) against the whole platform: a
 // weigh-in CSV picked and uploaded, followed until the server has read it, its counts and the refused row with
 // why, the past imports, and Undo (confirmed) removing exactly its rows, checked through the API.
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
-import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
+import { firstLoadJsGzipBytes, signedInWebApp } from "./support/web-app.ts";
 
 const POLL = { timeout: 20_000 };
 const DESKTOP = { width: 1280, height: 860 };
@@ -17,25 +15,10 @@ const WITHINGS = 'Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle ma
   '"2026-11-23 07:30:00",81.50,16.30,3.1,60.2,44.9,\n';
 
 describe("Settings → Import", () => {
-  let system: System;
-  let browser: BrowserWindow | undefined;
-  let page: Page;
-
-  beforeAll(async () => {
-    ensureWebAppBuilt();
-    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-    browser = await openBrowserWindow();
-    page = browser.page;
-    await signInOnPage(page, system.url, "importer@example.com");
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+  const web = signedInWebApp("importer@example.com");
 
   /** What the API holds, asked from the page (its session). */
-  const stored = <T>(path: string) => page.evaluate(async (url) => (await fetch(url)).json() as Promise<T>, path);
+  const stored = <T>(path: string) => web.page.evaluate(async (url) => (await fetch(url)).json() as Promise<T>, path);
   const weights = async () => (await stored<{ items: { weightKg: number; ts: number }[] }>("/api/weight")).items;
 
   it("keeps the first load under 150 KB compressed: the import screen is fetched when first opened", () => {
@@ -43,18 +26,18 @@ describe("Settings → Import", () => {
   });
 
   it("uploads a weigh-in CSV, follows it to its counts and refused row, lists it, and Undo removes its rows", async () => {
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true }).click();
-    await page.getByRole("link", { name: "Import your history" }).click();
-    await page.getByRole("heading", { name: "Import your history", level: 1 }).waitFor();
-    await expect.poll(() => page.getByRole("region", { name: "Past imports" }).textContent(), POLL).toContain("No imports yet.");
-    await expectNoSeriousViolations(page, "import, empty");
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true }).click();
+    await web.page.getByRole("link", { name: "Import your history" }).click();
+    await web.page.getByRole("heading", { name: "Import your history", level: 1 }).waitFor();
+    await expect.poll(() => web.page.getByRole("region", { name: "Past imports" }).textContent(), POLL).toContain("No imports yet.");
+    await expectNoSeriousViolations(web.page, "import, empty");
 
-    const form = page.getByRole("form", { name: "New import" });
+    const form = web.page.getByRole("form", { name: "New import" });
     await form.getByLabel("File").setInputFiles({ name: "withings-weight.csv", mimeType: "text/csv", buffer: Buffer.from(WITHINGS) });
     await form.getByLabel("Time zone of times written without one").fill("Europe/Berlin");
     await form.getByRole("button", { name: "Import" }).click();
 
-    const followed = page.getByTestId("import-followed");
+    const followed = web.page.getByTestId("import-followed");
     await expect.poll(() => followed.getByRole("status").textContent(), POLL).toContain("Done");
     expect(await followed.getByRole("heading").textContent()).toBe("withings-weight.csv");
     const counts = (await followed.locator("dl").innerText()).replace(/\s+/g, " ");
@@ -68,15 +51,15 @@ describe("Settings → Import", () => {
       expect.objectContaining({ weightKg: 82, ts: Date.UTC(2026, 10, 20, 6, 30), bodyFatPct: 20 }),
     ]);
 
-    const past = page.getByRole("list", { name: "Past imports" }).getByRole("listitem");
+    const past = web.page.getByRole("list", { name: "Past imports" }).getByRole("listitem");
     await expect.poll(() => past.count(), POLL).toBe(1);
     expect(await past.first().textContent()).toContain("3 added, 0 already stored, 1 refused");
-    await expectNoSeriousViolations(page, "import, done");
+    await expectNoSeriousViolations(web.page, "import, done");
 
     // Phone width: nothing wider than the screen.
-    await page.setViewportSize(PHONE);
-    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
-    await page.setViewportSize(DESKTOP);
+    await web.page.setViewportSize(PHONE);
+    expect(await web.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await web.page.setViewportSize(DESKTOP);
 
     // Undo asks first; keeping it changes nothing.
     await followed.getByRole("button", { name: "Undo withings-weight.csv" }).click();
@@ -85,7 +68,7 @@ describe("Settings → Import", () => {
     await followed.getByRole("button", { name: "Undo withings-weight.csv" }).click();
     const confirm = followed.getByRole("group", { name: "Confirm undoing withings-weight.csv" });
     expect(await confirm.textContent()).toContain("Remove the 3 rows it added?");
-    await expectNoSeriousViolations(page, "import, confirming undo");
+    await expectNoSeriousViolations(web.page, "import, confirming undo");
     await confirm.getByRole("button", { name: "Yes, undo" }).click();
     await expect.poll(() => followed.getByRole("status").textContent(), POLL).toContain("Undone");
     expect(await weights()).toEqual([]);
@@ -96,7 +79,7 @@ describe("Settings → Import", () => {
   });
 
   it("shows the API's reason when the file is not one it reads, and starts nothing", async () => {
-    const form = page.getByRole("form", { name: "New import" });
+    const form = web.page.getByRole("form", { name: "New import" });
     await form.getByLabel("File").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("dear diary\nran today\n") });
     await form.getByRole("button", { name: "Import" }).click();
     await expect.poll(() => form.getByRole("alert").textContent(), POLL).toContain("is not one of an export this import reads");

@@ -2,34 +2,17 @@
 // photo and a label picked, what was read shown to correct (low-confidence fields marked), Save logging the
 // corrected fields through the create routes, Cancel logging nothing, and a refusal shown with what was read
 // (docs/decisions/0085-photo-previews-saved-through-create-routes.md).
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { CLEAN, consolePhoto, labelPhoto } from "./support/photo-corpus.ts";
-import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
+import { firstLoadJsGzipBytes, signedInWebApp } from "./support/web-app.ts";
 
 const POLL = { timeout: 30_000 };
 
 describe("Log from photo", () => {
-  let system: System;
-  let browser: BrowserWindow | undefined;
-  let page: Page;
+  const web = signedInWebApp("photographer@example.com");
 
-  beforeAll(async () => {
-    ensureWebAppBuilt();
-    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-    browser = await openBrowserWindow();
-    page = browser.page;
-    await signInOnPage(page, system.url, "photographer@example.com");
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
-
-  const stored = <T>(path: string) => page.evaluate(async (url) => (await fetch(url)).json() as Promise<T>, path);
+  const stored = <T>(path: string) => web.page.evaluate(async (url) => (await fetch(url)).json() as Promise<T>, path);
 
   it("keeps the photo code out of the first load", () => {
     expect(firstLoadJsGzipBytes()).toBeLessThan(150 * 1024);
@@ -37,21 +20,21 @@ describe("Log from photo", () => {
 
   it("reads a console photo, lets the distance be corrected, and saves it; Cancel saves nothing", async () => {
     const photo = await consolePhoto({ kind: "treadmill", durationS: 1812, distanceKm: 5.02, kcal: 320, avgHr: 145 }, { font: "DejaVu Sans Mono", sizePt: 26, degradation: CLEAN, seed: 41 });
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workouts", exact: true }).click();
-    const card = page.getByRole("region", { name: "Log from photo" });
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workouts", exact: true }).click();
+    const card = web.page.getByRole("region", { name: "Log from photo" });
     const input = card.locator('input[type="file"]');
     expect(await input.getAttribute("accept")).toBe("image/*");
     expect(await input.getAttribute("capture")).toBe("environment");
 
     await input.setInputFiles({ name: "console.jpg", mimeType: "image/jpeg", buffer: photo });
-    const form = page.getByRole("form", { name: "Workout read from the photo" });
+    const form = web.page.getByRole("form", { name: "Workout read from the photo" });
     await form.waitFor(POLL);
     expect(await form.getByLabel("Distance (km)").inputValue()).toBe("5.02");
     expect(await form.getByLabel("Duration (min)").inputValue()).toBe("30.2");
     expect(await form.getByLabel("Energy (kcal)").inputValue()).toBe("320");
     expect(await form.getByText(/What was read \(ocr, \d+ % sure\)/).count()).toBe(1);
     expect((await stored<{ items: unknown[] }>("/api/workouts")).items).toEqual([]);
-    await expectNoSeriousViolations(page, "workout photo preview");
+    await expectNoSeriousViolations(web.page, "workout photo preview");
 
     await form.getByRole("button", { name: "Cancel" }).click();
     expect(await form.count()).toBe(0);
@@ -67,8 +50,8 @@ describe("Log from photo", () => {
   });
 
   it("reads a label for the servings given and logs it keeping its ocr range; a refusal shows what was read, and reads again with the grams", async () => {
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
-    const card = page.getByRole("region", { name: "Log from photo" });
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
+    const card = web.page.getByRole("region", { name: "Log from photo" });
     await card.waitFor(POLL);
     const input = card.locator('input[type="file"]');
     expect(await input.getAttribute("capture")).toBe("environment");
@@ -78,10 +61,10 @@ describe("Log from photo", () => {
     await input.setInputFiles({ name: "label.jpg", mimeType: "image/jpeg", buffer: eu });
     const alert = card.getByRole("alert");
     await expect.poll(() => alert.textContent(), POLL).toMatch(/grams eaten.*What was read:.*1046 kJ/s);
-    await expectNoSeriousViolations(page, "food photo refused");
+    await expectNoSeriousViolations(web.page, "food photo refused");
     await card.getByLabel("or grams eaten").fill("40");
     await card.getByRole("button", { name: "Read again with this amount" }).click();
-    const form = page.getByRole("form", { name: "Food read from the label" });
+    const form = web.page.getByRole("form", { name: "Food read from the label" });
     await form.waitFor(POLL);
     expect(await form.getByLabel("kcal").inputValue()).toBe("100");
     await form.getByRole("button", { name: "Cancel" }).click();
@@ -93,7 +76,7 @@ describe("Log from photo", () => {
     await form.waitFor(POLL);
     expect(await form.getByLabel("kcal").inputValue()).toBe("240");
     expect(await form.getByLabel("Protein (g)").inputValue()).toBe("10");
-    await expectNoSeriousViolations(page, "food photo preview");
+    await expectNoSeriousViolations(web.page, "food photo preview");
     await form.getByLabel("Food").fill("Granola");
     await form.getByLabel("Meal").selectOption("breakfast");
     await form.getByRole("button", { name: "Save food" }).click();
@@ -103,16 +86,16 @@ describe("Log from photo", () => {
     const items = await stored<Record<string, unknown>[]>(`/api/nutrition/items?date=${today}`);
     expect(items).toEqual([expect.objectContaining({ name: "Granola", meal: "breakfast", kcal: 240, proteinG: 10, estimate: { source: "ocr", kcal: { low: 192, high: 288 }, proteinG: { low: 8, high: 12 } } })]);
     // The day's list shows it without reloading.
-    await expect.poll(() => page.getByRole("region", { name: "breakfast" }).textContent(), POLL).toContain("Granola");
+    await expect.poll(() => web.page.getByRole("region", { name: "breakfast" }).textContent(), POLL).toContain("Granola");
   });
 
   it("marks a field that does not fit the others, left empty to fill in", async () => {
     // 40 km run in 30 minutes: no one keeps that pace, so the distance is a misread, flagged and left out.
     const photo = await consolePhoto({ kind: "treadmill", durationS: 1812, distanceKm: 40, kcal: 320, avgHr: 145 }, { font: "DejaVu Sans Mono", sizePt: 26, degradation: CLEAN, seed: 44 });
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workouts", exact: true }).click();
-    const card = page.getByRole("region", { name: "Log from photo" });
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workouts", exact: true }).click();
+    const card = web.page.getByRole("region", { name: "Log from photo" });
     await card.locator('input[type="file"]').setInputFiles({ name: "console.jpg", mimeType: "image/jpeg", buffer: photo });
-    const form = page.getByRole("form", { name: "Workout read from the photo" });
+    const form = web.page.getByRole("form", { name: "Workout read from the photo" });
     await form.waitFor(POLL);
     const distance = form.getByLabel("Distance (km)");
     expect(await distance.inputValue()).toBe("");

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
 import { printedLink } from "./sign-in.ts";
+import { startSystem, type System } from "./system.ts";
 
 const APP = fileURLToPath(new URL("../../apps/web/", import.meta.url));
 const WEB_APP_DIST = join(APP, "dist");
@@ -93,4 +95,27 @@ export const signInOnPage = async (page: Page, baseUrl: string, email: string) =
   });
   await page.goto(link);
   await page.getByRole("heading", { name: "Home" }).waitFor();
+};
+
+/**
+ * For the calling describe block: the web app built, the whole platform started, and a browser window signed in as
+ * `email`, all closed after its tests. `page`, `system` and the page's
+ * `cspViolations` are there once its tests run.
+ */
+export const signedInWebApp = (email: string) => {
+  const web = {} as { page: Page; system: System; cspViolations: string[] };
+  let browser: BrowserWindow | undefined;
+  beforeAll(async () => {
+    ensureWebAppBuilt();
+    web.system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+    browser = await openBrowserWindow();
+    web.page = browser.page;
+    web.cspViolations = browser.cspViolations;
+    await signInOnPage(web.page, web.system.url, email);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web.system?.stop();
+  });
+  return web;
 };
