@@ -1,39 +1,24 @@
 // `fit` over the food database, as the compiled binary against the whole platform: search by the words people
 // type, a food with its numbered portions, and items logged from a food and a portion (the server's numbers).
-import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { buildCli, fitAs, runFit } from "./support/cli.ts";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { cliPlatform, runFit } from "./support/cli.ts";
 import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
-import { startSystem, type System } from "./support/system.ts";
 
 const BANANA = "usda:173944"; // Bananas, raw: 89 kcal, 1.09 g protein, 0.33 fat, 22.84 carbs, 2.6 fiber per 100 g; #2 is 1 cup, sliced = 150 g
 const date = "2026-11-20";
 
-let system: System;
-let home: string;
 let openFoodFacts: OpenFoodFactsStandIn;
-
 beforeAll(async () => {
-  await buildCli();
   openFoodFacts = await startOpenFoodFacts();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { FOOD_BARCODE_URL: openFoodFacts.url } });
-  home = await mkdtemp(join(tmpdir(), "fit-foods-"));
 });
 afterAll(async () => {
-  await system?.stop();
   await openFoodFacts?.close();
-  if (home) await rm(home, { recursive: true, force: true });
 });
+const platform = cliPlatform("foods", () => ({ FOOD_BARCODE_URL: openFoodFacts.url }));
 
-/** `fit` as a new account, with the server and key in the environment; `--json` answers parsed. */
-const person = async () => {
-  const { key } = await system.account();
-  return fitAs(system.url, key, home);
-};
+const { person } = platform;
 
 describe("fit food search and show", () => {
   it("finds a food through a typo, with its values per 100 g, one line each", async () => {
@@ -114,12 +99,12 @@ describe("fit food add --food --portion", () => {
   });
 
   it("stores one item when the answer to a write is lost: the retry resends its Idempotency-Key", async () => {
-    const { key } = await system.account();
+    const { key } = await platform.system.account();
     // Passes every request to the platform, but loses the answer to the first write as a restarting gateway would.
     let posts = 0;
     const forward = async (method: string, path: string, incoming: IncomingHttpHeaders, body: Buffer, response: ServerResponse) => {
       const headers = Object.fromEntries(Object.entries(incoming).filter(([name]) => name !== "host" && name !== "content-length")) as Record<string, string>;
-      const answer = await fetch(`${system.url}${path}`, { method, headers, ...(method === "GET" ? {} : { body }) });
+      const answer = await fetch(`${platform.system.url}${path}`, { method, headers, ...(method === "GET" ? {} : { body }) });
       const text = await answer.text();
       if (method === "POST" && ++posts === 1) return response.writeHead(503, { "retry-after": "0" }).end();
       response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(text);
@@ -132,10 +117,10 @@ describe("fit food add --food --portion", () => {
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     onTestFinished(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
     const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const run = await runFit(["food", "add", "--food", "banan", "--portion", "100g", "--date", date, "--json"], { home, env: { FIT_URL: url, FIT_API_KEY: key } });
+    const run = await runFit(["food", "add", "--food", "banan", "--portion", "100g", "--date", date, "--json"], { home: platform.home, env: { FIT_URL: url, FIT_API_KEY: key } });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(posts).toBe(2);
-    const items = await runFit(["food", "list", "--date", date, "--json"], { home, env: { FIT_URL: system.url, FIT_API_KEY: key } });
+    const items = await runFit(["food", "list", "--date", date, "--json"], { home: platform.home, env: { FIT_URL: platform.system.url, FIT_API_KEY: key } });
     expect(JSON.parse(items.stdout)).toEqual([expect.objectContaining({ id: JSON.parse(run.stdout).id, kcal: 89, source: BANANA })]);
   });
 

@@ -1,34 +1,18 @@
 // `fit import` of a CSV or an export through the imports API, as the compiled binary against the whole platform:
 // the file streamed up, the import followed to its end (plain lines without a terminal), its summary or --json
 // record, exit 1 when it failed, `fit import list`, `show` and `undo`.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs } from "./support/cli.ts";
-import { client } from "./support/http.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform } from "./support/cli.ts";
+import type { client } from "./support/http.ts";
 
-let system: System;
-let home: string;
+const platform = cliPlatform("imports");
 
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-imports-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
-
-const person = async () => {
-  const { key } = await system.account();
-  return { ...fitAs(system.url, key, home), api: client(system.url, key) };
-};
+const { person } = platform;
 
 const file = async (name: string, text: string) => {
-  const path = join(await mkdtemp(join(home, "files-")), name);
+  const path = join(await mkdtemp(join(platform.home, "files-")), name);
   await writeFile(path, text);
   return path;
 };
@@ -125,11 +109,11 @@ describe("fit import failures", () => {
 
   it("refuses before sending: a missing file, an export with other files, an unknown unit (exit 2); undo of an unknown id is exit 4", async () => {
     const { fit, api } = await person();
-    const missing = await fit("import", join(home, "nowhere.csv"));
+    const missing = await fit("import", join(platform.home, "nowhere.csv"));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("nowhere.csv: ENOENT");
     const csv = await file("scale.csv", SCALE_CSV);
-    const mixed = await fit("import", csv, join(home, "run.gpx"));
+    const mixed = await fit("import", csv, join(platform.home, "run.gpx"));
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain("an export or CSV is imported on its own");
     expect((await fit("import", csv, "--unit", "stone")).code).toBe(2);

@@ -1,35 +1,17 @@
 // `fit insights` as the compiled binary against the whole platform: the table in the profile's units, --json as
 // the API answers, and --adopt making the suggestion the targets.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs } from "./support/cli.ts";
-import { client } from "./support/http.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform } from "./support/cli.ts";
 import { waitFor } from "./support/wait.ts";
 
-let system: System;
-let home: string;
-
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-insights-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+const platform = cliPlatform("insights");
 
 const DAY_MS = 86_400_000;
 const DAYS = 21;
 
 describe("fit insights", () => {
   it("shows trend, rate, goal, expenditure and the suggestion in pounds for an imperial profile, and adopts it", async () => {
-    const { key } = await system.account();
-    const api = client(system.url, key);
-    const { fit, json } = fitAs(system.url, key, home);
+    const { api, fit, json } = await platform.person();
     await api.put("/api/profile", { heightCm: 180, birthYear: 1985, sex: "male", activityLevel: "light", units: "imperial", timeZone: "UTC" });
     await api.put("/api/targets", { goalWeightKg: 80 });
     const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate(), 7);
@@ -70,8 +52,7 @@ describe("fit insights", () => {
   });
 
   it("says what is missing for a new account instead of numbers it cannot know", async () => {
-    const { key } = await system.account();
-    const { fit } = fitAs(system.url, key, home);
+    const { fit } = await platform.person();
     const table = await fit("insights");
     expect(table.code).toBe(0);
     expect(table.stdout).toContain("– (no weigh-in yet)");

@@ -1,29 +1,14 @@
 // `fit food custom …` and `fit recipe …` as the compiled binary against the whole platform: a food of one's own
 // from its label, a recipe from foods and amounts, each logged by `fit food add --food <id> --portion …`.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs } from "./support/cli.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform } from "./support/cli.ts";
 
 const BANANA = "usda:173944"; // Bananas, raw: 89 kcal, 1.09 g protein per 100 g
 const date = "2026-11-20";
 
-let system: System;
-let home: string;
+const platform = cliPlatform("own-foods");
 
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-own-foods-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
-
-const person = async () => fitAs(system.url, (await system.account()).key, home);
+const { person } = platform;
 
 describe("fit food custom", () => {
   it("adds a food per serving with a measure, lists, edits and deletes it, and logs it by servings", async () => {

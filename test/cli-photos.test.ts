@@ -1,37 +1,22 @@
 // `fit workouts photo` and `fit food photo`, as the compiled binary against the whole platform: the photo sent as
 // the raw body, what was read and what was logged printed, or the refusal with what was read (docs/decisions/0079).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs } from "./support/cli.ts";
-import { client } from "./support/http.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform } from "./support/cli.ts";
 import { CLEAN, consolePhoto, labelPhoto } from "./support/photo-corpus.ts";
-import { startSystem, type System } from "./support/system.ts";
 
-let system: System;
-let home: string;
-
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-photos-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
+const platform = cliPlatform("photos");
 
 const saved = async (name: string, bytes: Buffer) => {
-  const path = join(home, name);
+  const path = join(platform.home, name);
   await writeFile(path, bytes);
   return path;
 };
 
 describe("fit … photo <file>", () => {
   it("logs a console photo as a workout, printing what was read and what was logged; --json is the API's answer", async () => {
-    const { key } = await system.account();
-    const { fit, json } = fitAs(system.url, key, home);
+    const { api, fit, json } = await platform.person();
     const photo = await saved("console.jpg", await consolePhoto({ kind: "treadmill", durationS: 1812, distanceKm: 5.02, kcal: 320, avgHr: 145 }, { font: "DejaVu Sans Mono", sizePt: 26, degradation: CLEAN, seed: 31 }));
     const run = await fit("workouts", "photo", photo, "--text", "treadmill intervals", "--date", "2026-11-20");
     expect(run.stderr).toBe("");
@@ -40,12 +25,11 @@ describe("fit … photo <file>", () => {
     expect(run.stdout).toMatch(/^Logged run: 5\.02 km in 30:12, 320 kcal — "Run 5\.02 km" at 2026-11-20 /m);
     const logged = await json("workouts", "photo", photo, "--date", "2026-11-21");
     expect(logged).toMatchObject({ source: "manual", durationS: 1812, read: { source: "ocr" } });
-    expect((await client(system.url, key).get("/api/workouts")).body.items).toHaveLength(2);
+    expect((await api.get("/api/workouts")).body.items).toHaveLength(2);
   });
 
   it("logs a label for the servings eaten, and says what was read and what is missing when it cannot", async () => {
-    const { key } = await system.account();
-    const { fit, json } = fitAs(system.url, key, home);
+    const { fit, json } = await platform.person();
     const us = await saved("us.png", await labelPhoto({ layout: "us", servingG: 30, kcal: 120, proteinG: 5 }, { font: "DejaVu Sans", sizePt: 24, degradation: CLEAN, seed: 32 }));
     const run = await fit("food", "photo", us, "--meal", "lunch", "--servings", "2", "--name", "Granola", "--date", "2026-11-20");
     expect(run.stderr).toBe("");
@@ -57,6 +41,6 @@ describe("fit … photo <file>", () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/grams eaten.*read: .*1046 kJ/s);
     expect((await fit("food", "photo", eu, "--grams", "40", "--servings", "1")).code).toBe(2);
-    expect((await fit("food", "photo", join(home, "missing.jpg"), "--grams", "40")).stderr).toMatch(/ENOENT/);
+    expect((await fit("food", "photo", join(platform.home, "missing.jpg"), "--grams", "40")).stderr).toMatch(/ENOENT/);
   });
 });

@@ -2,33 +2,15 @@
 // edit, delete, as the compiled binary against the whole platform. People's spellings in, people's labels out.
 import { randomUUID } from "node:crypto";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdtemp, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs, fitBinary, runFit } from "./support/cli.ts";
-import { client } from "./support/http.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform, fitBinary, runFit } from "./support/cli.ts";
 
-let system: System;
-let home: string;
+const platform = cliPlatform("records");
 
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-records-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
-
-/** `fit` as a new account, with the server and key in the environment; `--json` answers parsed. */
-const person = async () => {
-  const { key } = await system.account();
-  return { ...fitAs(system.url, key, home), api: client(system.url, key) };
-};
+const { person } = platform;
 
 const strength = {
   source: "activity_app", externalId: "gym-1", activityType: "strength_training", startedAt: Date.parse("2026-11-20T17:00:00Z"),
@@ -132,7 +114,7 @@ describe("fit weight with people's numbers", () => {
   it("reads 81,5 as 81.5 in an argument and in a semicolon CSV, and lists with ids and ISO times", async () => {
     const { fit, json } = await person();
     const added = await json("weight", "add", "81,5", "--fat", "18,5", "--at", "2026-11-20T07:30:00Z");
-    const folder = await mkdtemp(join(home, "csv-"));
+    const folder = await mkdtemp(join(platform.home, "csv-"));
     const csv = join(folder, "scale.csv");
     await writeFile(csv, "time;weight_kg;body_fat_pct\n2026-11-21T07:00:00Z;81,2;18\n");
     expect((await fit("import", csv)).code).toBe(0);
@@ -148,7 +130,7 @@ describe("fit weight with people's numbers", () => {
     const { fit, json } = await person();
     const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString();
     expect(await fit("weight", "add", "80", "--at", ahead)).toMatchObject({ code: 2, stderr: "fit: ts must not be more than a day in the future\n" });
-    const csv = join(await mkdtemp(join(home, "ahead-")), "ahead.csv");
+    const csv = join(await mkdtemp(join(platform.home, "ahead-")), "ahead.csv");
     await writeFile(csv, `time,weight_kg\n2026-11-20T07:00:00Z,82\n${ahead},81\n`);
     // The CSV goes through the imports service, which reads every row and refuses this one with its line.
     const imported = await fit("import", csv);
@@ -161,17 +143,17 @@ describe("fit weight with people's numbers", () => {
 
 describe("fit --help", () => {
   it("names every command, and each command's help answers", async () => {
-    const help = await runFit(["--help"], { home });
+    const help = await runFit(["--help"], { home: platform.home });
     expect(help.code).toBe(0);
     for (const name of ["weight", "measurements", "food", "today", "dashboard", "targets", "insights", "profile", "recipe", "workouts", "import", "apps"]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, "m"));
     }
     for (const args of [["workouts", "--help"], ["food", "--help"], ["measurements", "--help"], ["profile", "set", "--help"], ["workouts", "edit", "--help"]]) {
-      const run = await runFit(args, { home });
+      const run = await runFit(args, { home: platform.home });
       expect(run.code, args.join(" ")).toBe(0);
     }
-    expect((await runFit(["workouts", "--help"], { home })).stdout).toMatch(/list .*\n.*show .*\n.*edit .*\n.*delete/s);
-    const manual = await runFit(["import", "run.gpx", "--source", "manual"], { home });
+    expect((await runFit(["workouts", "--help"], { home: platform.home })).stdout).toMatch(/list .*\n.*show .*\n.*edit .*\n.*delete/s);
+    const manual = await runFit(["import", "run.gpx", "--source", "manual"], { home: platform.home });
     expect(manual).toMatchObject({ code: 2, stderr: expect.stringContaining("not one of: phone health, watch device, activity app") });
   });
 });

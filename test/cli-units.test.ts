@@ -1,26 +1,11 @@
 // `fit` in pounds, stones and inches when the profile says so, as the compiled binary against the whole platform:
 // a bare number is the profile's unit, a typed unit wins, the API keeps kg and cm (docs/decisions/0071-units-are-a-client-concern.md).
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildCli, fitAs } from "./support/cli.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { describe, expect, it } from "vitest";
+import { cliPlatform } from "./support/cli.ts";
 
-let system: System;
-let home: string;
+const platform = cliPlatform("units");
 
-beforeAll(async () => {
-  await buildCli();
-  system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-  home = await mkdtemp(join(tmpdir(), "fit-units-"));
-});
-afterAll(async () => {
-  await system?.stop();
-  if (home) await rm(home, { recursive: true, force: true });
-});
-
-const person = async (scopes?: string[]) => fitAs(system.url, (await system.account(scopes)).key, home);
+const { person } = platform;
 
 describe("fit with an imperial profile", () => {
   it("sets the profile, reads a bare weight as pounds and a typed unit as typed, and shows pounds; --json stays in kg", async () => {

@@ -1,8 +1,12 @@
 import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { client } from "./http.ts";
+import { startSystem, type System } from "./system.ts";
 
 const cliFolder = fileURLToPath(new URL("../../apps/cli/", import.meta.url));
 
@@ -58,4 +62,27 @@ export const fitAs = (url: string, key: string, home: string) => {
     return JSON.parse(run.stdout);
   };
   return { fit, json };
+};
+
+/**
+ * The whole platform and a HOME for `fit`, for the tests of one file: the client built and the platform started
+ * before them (with `env()`'s variables, read then), both stopped and removed after. `person()` is `fit` as a new
+ * account (with `scopes` when given), with an HTTP client holding the same key.
+ */
+export const cliPlatform = (name: string, env: () => Record<string, string> = () => ({})) => {
+  const platform = {} as { system: System; home: string };
+  beforeAll(async () => {
+    await buildCli();
+    platform.system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: env() });
+    platform.home = await mkdtemp(join(tmpdir(), `fit-${name}-`));
+  });
+  afterAll(async () => {
+    await platform.system?.stop();
+    if (platform.home) await rm(platform.home, { recursive: true, force: true });
+  });
+  const person = async (scopes?: string[]) => {
+    const { key } = await platform.system.account(scopes);
+    return { key, api: client(platform.system.url, key), ...fitAs(platform.system.url, key, platform.home) };
+  };
+  return Object.assign(platform, { person });
 };
