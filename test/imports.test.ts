@@ -365,6 +365,32 @@ const garminExport = async (uploads: ZipEntry[] | Buffer, more: ZipEntry[] = [],
   ...more,
 ]);
 
+/** Part `n` of the export's uploaded files (garminExport holds Part1). */
+const garminPart = async (n: number, entries: ZipEntry[]) => ({ name: GARMIN_UPLOADS.replace("Part1", `Part${n}`), data: await zipOf(entries) });
+
+/**
+ * An export with 60 weigh-ins and its recordings in three parts: 30 in Part1, 30 and a broken one in Part2, 10 and
+ * a copy of Part1's first in Part3 (each part read in more than one step of 25 records but the last).
+ */
+const threeParts = async () => {
+  const weights = Array.from({ length: 60 }, (_, i) => ({ weight: { weight: 80_000 + i * 10, timestampGMT: GARMIN_WEIGHED_AT + i * DAY } }));
+  const fits = Array.from({ length: 70 }, (_, i) => ({
+    name: `115386977_${1000 + i}.fit`,
+    data: Buffer.from(makeFit({ sport: "running", start: new Date(GARMIN_WEIGHED_AT + 3_600_000 + i * DAY), elapsedS: 1200 + i, timerS: 1200, distanceM: 4000 + i })),
+  }));
+  const zip = await garminExport(fits.slice(0, 30), [
+    await garminPart(2, [...fits.slice(30, 60), { name: "broken.fit", data: "not a FIT file" }]),
+    await garminPart(3, [...fits.slice(60), { name: "copy.fit", data: fits[0]!.data }]),
+  ], JSON.stringify(weights));
+  return { zip, weights, durations: fits.map((_, i) => 1200 + i) };
+};
+// Records 1–60 the weigh-ins, 61–90 Part1, 91–121 Part2 (broken.fit the last), 122–132 Part3.
+const THREE_PARTS_READ = {
+  state: "done", error: null, progress: 1, counts: { read: 132, created: 130, skipped: 1, refused: 1 },
+  kinds: { workout: { read: 71, created: 70, skipped: 1 }, "weigh-in": { read: 60, created: 60, skipped: 0 } },
+  refusals: [{ line: 121, reason: expect.stringMatching(/^broken\.fit: /) }],
+};
+
 describe("Garmin Connect exports", () => {
   const RUN_AT = Date.UTC(2023, 4, 2, 5, 30, 0);
   const RIDE_AT = Date.UTC(2023, 4, 4, 15, 0, 0);
@@ -402,25 +428,22 @@ describe("Garmin Connect exports", () => {
     expect(await weighIns(api)).toEqual([]);
   }, 120_000);
 
-  it("reads a larger export in checkpointed steps (weigh-ins in batches, recordings 25 a step), each row once, a second part refused", async () => {
-    const weights = Array.from({ length: 60 }, (_, i) => ({ weight: { weight: 80_000 + i * 10, timestampGMT: GARMIN_WEIGHED_AT + i * DAY } }));
-    const fits = Array.from({ length: 30 }, (_, i) => ({
-      name: `115386977_${1000 + i}.fit`,
-      data: Buffer.from(makeFit({ sport: "running", start: new Date(RUN_AT + i * DAY), elapsedS: 1200 + i, timerS: 1200, distanceM: 4000 + i })),
-    }));
-    const part2 = { name: GARMIN_UPLOADS.replace("Part1", "Part2"), data: await zipOf([{ name: "x.fit", data: fits[0]!.data }]) };
+  it("reads every part of the uploaded files in turn, in checkpointed steps, each row once; again creates nothing, undo removes all", async () => {
+    const { zip, weights, durations } = await threeParts();
     const api = client(system.url, (await system.account()).key);
-    const accepted = await api.post("/api/imports", await garminExport(fits, [part2], JSON.stringify(weights)), { "content-type": "application/zip" });
+    const accepted = await api.post("/api/imports", zip, { "content-type": "application/zip" });
     expect(accepted.status).toBe(202);
-    expect(await finished(api, accepted.body.id, 60_000)).toMatchObject({
-      state: "done", counts: { read: 91, created: 90, skipped: 0, refused: 1 },
-      kinds: { workout: { read: 30, created: 30, skipped: 0 }, "weigh-in": { read: 60, created: 60, skipped: 0 } },
-      refusals: [{ line: 91, reason: `${part2.name}: only the first zip of uploaded files is read` }],
-    });
+    expect(await finished(api, accepted.body.id, 90_000)).toMatchObject(THREE_PARTS_READ);
     expect((await weighIns(api)).map((w) => w.weightKg)).toEqual(weights.map((w) => w.weight.weight / 1000));
     const stored = (await api.get("/api/workouts?limit=100")).body.items as { durationS: number }[];
-    expect(stored.map((w) => w.durationS).sort()).toEqual(fits.map((_, i) => 1200 + i));
-  }, 120_000);
+    expect(stored.map((w) => w.durationS).sort()).toEqual(durations);
+    expect(await chunksOf(accepted.body.id)).toBe(0);
+    const again = await api.post("/api/imports", zip, { "content-type": "application/zip" });
+    expect(await finished(api, again.body.id, 90_000)).toMatchObject({ state: "done", counts: { created: 0, skipped: 131, refused: 1 } });
+    await undo(api, accepted.body.id);
+    expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
+    expect(await weighIns(api)).toEqual([]);
+  }, 180_000);
 });
 
 describe("hostile archives", () => {
@@ -495,6 +518,29 @@ describe("hostile archives", () => {
       (name) => (name.endsWith("big.json") ? { compressed: 2 * 1024 * 1024, uncompressed: 0x1100_0000 } : {}));
     await failsReading(big, /its entries would inflate to more than 4 GiB/);
   }, 60_000);
+
+  it("checks each further part of a Garmin export's uploads the same way when it is inflated: the import fails there, keeping what the parts before made for undo", async () => {
+    const fit = (minutes: number) => Buffer.from(makeFit({ sport: "running", start: new Date(T + minutes * 60_000), elapsedS: 60, timerS: 60, distanceM: 200 }));
+    /** Fails at Part2 with the reason, Part1's one workout kept, nothing stored; undo removes the workout. */
+    const failsAtPart2 = async (zip: Buffer, reason: RegExp) => {
+      const api = client(system.url, (await system.account()).key);
+      const accepted = await send(api, zip);
+      expect(accepted.status).toBe(202);
+      const failed = await finished(api, accepted.body.id, 60_000);
+      expect(failed).toMatchObject({ state: "failed", counts: { read: 1, created: 1 } });
+      expect(failed.error).toMatch(reason);
+      expect(await chunksOf(accepted.body.id)).toBe(0);
+      await undo(api, accepted.body.id);
+      expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
+    };
+    const nesting = await garminPart(2, [{ name: "b.fit", data: fit(10) }, { name: "deeper.zip", data: await zipOf([{ name: "c.fit", data: fit(20) }]) }]);
+    await failsAtPart2(await garminExport([{ name: "a.fit", data: fit(0) }], [nesting], "[]"), /it holds an archive inside its uploaded files \(deeper\.zip\)/);
+    // Each part declares 2.25 GiB (72:1) beside its recording: under the cap alone, over it counted together.
+    const declaring = async (entries: ZipEntry[]) => declareSizes(await zipOf([...entries, { name: "big.json", data: "[]" }]),
+      (name) => (name === "big.json" ? { compressed: 32 * 1024 * 1024, uncompressed: 0x9000_0000 } : {}));
+    const part2 = { name: GARMIN_UPLOADS.replace("Part1", "Part2"), data: await declaring([{ name: "b.fit", data: fit(40) }]) };
+    await failsAtPart2(await garminExport(await declaring([{ name: "a.fit", data: fit(30) }]), [part2], "[]"), /its entries would inflate to more than 4 GiB/);
+  }, 90_000);
 
   it("fails an export.xml inside the zip that declares entities, or holds a line past the element cap, before writing a row", async () => {
     await failsReading(await zipOf([{ name: EXPORT, data: entityBomb() }]), /line 3: the document declares entities, which this import refuses/);
@@ -710,4 +756,52 @@ describe("weigh-in imports", () => {
       await survivor.close();
     }
   }, 150_000);
+});
+
+// Last: it leaves the system without the imports service it started with, as the weigh-in imports' kill test does.
+describe("Garmin Connect exports, the worker killed", () => {
+  it("goes on from the part it was at when the process taking its steps is killed in a later part (SIGKILL)", async () => {
+    const { zip, durations } = await threeParts();
+    const api = client(system.url, (await system.account()).key);
+    // The gateway reaches an imports service on the system's port; the steps are taken by a process of its own.
+    await system.apps.imports.close();
+    const front = await system.inPlace("imports");
+    const accepted = await api.post("/api/imports", zip, { "content-type": "application/zip" });
+    expect(accepted.status).toBe(202);
+    await front.close();
+    const id = accepted.body.id as string;
+    const db = new pg.Client({ connectionString: system.env.DATABASE_URL });
+    await db.connect();
+    try {
+      type Place = { part: number; inflated: boolean; readingPart: boolean; state: string };
+      const place = async () => (await db.query<Place>(
+        "SELECT part, inflated, line > part_line AS \"readingPart\", state FROM imports.import WHERE id = $1", [id])).rows[0]!;
+      // Killed first as Part1 is done (the next step inflates Part2), then once Part2's records are being read.
+      const kills: [string, (at: Place) => boolean][] = [
+        ["past Part1", (at) => at.part >= 1],
+        ["reading Part2", (at) => at.part === 2 || (at.part === 1 && at.inflated && at.readingPart)],
+      ];
+      for (const [where, reached] of kills) {
+        const worker = await startServiceProcess("services/imports/src/main.ts", { ...system.env, LOG_LEVEL: "warn" });
+        await waitFor(`the worker to be ${where}`, async () => (reached(await place()) ? true : undefined), 60_000, 10);
+        await worker.kill("SIGKILL");
+        expect(await place()).toMatchObject({ state: "reading" });
+      }
+    } finally {
+      await db.end();
+    }
+    const survivor = await system.inPlace("imports");
+    try {
+      expect(await finished(api, id, 90_000)).toMatchObject(THREE_PARTS_READ);
+      const stored = (await api.get("/api/workouts?limit=100")).body.items as { durationS: number }[];
+      expect(stored.map((w) => w.durationS).sort()).toEqual(durations);
+      expect(await chunksOf(id)).toBe(0);
+      // Undo finds every row, the ones written by the killed step included.
+      await undo(api, id);
+      expect((await api.get("/api/workouts?limit=100")).body.items).toEqual([]);
+      expect(await weighIns(api)).toEqual([]);
+    } finally {
+      await survivor.close();
+    }
+  }, 180_000);
 });

@@ -422,10 +422,11 @@ export const operations = {
       "activity (source `activity_app`; one per leg of a multisport FIT file), its name, description and type from the CSV, " +
       "its figures from the recording, the CSV's where the recording has none. Garmin Connect's export (a zip holding " +
       "`DI_CONNECT/DI-Connect-Uploaded-Files/*.zip` and `DI_CONNECT/DI-Connect-Wellness/*_userBioMetrics.json`) gives one " +
-      "workout per recording of its first zip of uploaded files (source `watch_device`; one per leg of a multisport FIT " +
-      "file) and one weigh-in per weight (grams, GMT); that zip is the only zip inside a zip read: once inflated, its " +
-      "directory is checked with the same caps, counted with the export's against 4 GiB, and a zip inside it fails the " +
-      "import before any row is written; further parts are refused rows. Each reading, " +
+      "workout per recording of its zips of uploaded files, Part1, Part2, … read in turn (source `watch_device`; one per leg of a multisport FIT " +
+      "file) and one weigh-in per weight (grams, GMT); those are the only zips inside a zip read: once inflated, each " +
+      "one's directory is checked with the same caps, counted with the export's and the parts' before it against 4 GiB, " +
+      "and a zip inside it fails the import (for Part1 before any row is written; for a later part keeping the rows " +
+      "of the parts before, which undo removes). Each reading, " +
       "diary entry or workout is stored once: the same file imported again creates nothing and counts its rows as skipped.",
     query: ImportQuery, body: ImportText, response: ImportSummary, status: 202, errors: [400, 413, 415],
     upload: {

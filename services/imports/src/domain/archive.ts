@@ -1,6 +1,7 @@
 // Zip archives read from the stored upload by random access (docs/decisions/0078-apple-health-and-archives.md):
 // the central directory is read whole, and the archive refused before anything is inflated if it is hostile;
-// then the one entry an import reads is inflated once, its output held to the size its directory declares.
+// then the one entry an import reads (each part of Garmin's uploads in turn) is inflated once, its output held to
+// the size its directory declares.
 import { Readable } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { UnreadableFile } from "./csv.ts";
@@ -45,7 +46,7 @@ const open = (range: ReadRange, size: number) =>
 
 /**
  * Every entry of the directory, in order, each checked as it is read; `declaredBefore` is what the archive holding
- * this one declared (a Garmin export's nested zip counts against the same total).
+ * this one and the parts before it declared (a part of a Garmin export's uploads counts against the same total).
  */
 async function* entriesOf(zip: ZipFile, declaredBefore = 0): AsyncGenerator<Entry> {
   if (zip.entryCount > MAX_ENTRIES) throw refused(`${zip.entryCount} entries, more than ${MAX_ENTRIES}`);
@@ -79,13 +80,13 @@ const GARMIN_BIOMETRICS = /^([^/]+\/)?DI_CONNECT\/DI-Connect-Wellness\/[^/]*user
 const isZipName = (name: string) => /\.zip$/i.test(name);
 
 /**
- * What an archive is, by the entry it is read from. Garmin's names the first zip of uploaded files (none when the
- * export holds only weigh-ins), the others (read as refused, one each), and what its whole directory declares.
+ * What an archive is, by the entry it is read from. Garmin's names its zips of uploaded files, Part1, Part2, … (none
+ * when the export holds only weigh-ins), each inflated and read in turn, and what its whole directory declares.
  */
 export type ArchiveKind =
   | { layout: "apple_health"; entry: ArchiveEntry }
   | { layout: "strava"; entry: ArchiveEntry }
-  | { layout: "garmin"; entry: ArchiveEntry | null; otherParts: string[]; declared: number };
+  | { layout: "garmin"; parts: ArchiveEntry[]; declared: number };
 
 const checkedEntry = (found: Entry): ArchiveEntry => {
   if (found.isEncrypted()) throw refused(`${found.fileName} is encrypted`);
@@ -116,9 +117,9 @@ export const readDirectory = async (range: ReadRange, size: number): Promise<Arc
   if (apple) return { layout: "apple_health", entry: checkedEntry(apple) };
   if (strava) return { layout: "strava", entry: checkedEntry(strava) };
   if (uploads.length || biometrics) {
-    // Part1, Part2, … in the order of their names; the parts after the first are not read yet.
-    const [first, ...others] = uploads.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
-    return { layout: "garmin", entry: first ? checkedEntry(first) : null, otherParts: others.map((part) => part.fileName), declared };
+    // Part1, Part2, …, Part10 in the order of their names' numbers.
+    const parts = uploads.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true })).map(checkedEntry);
+    return { layout: "garmin", parts, declared };
   }
   throw refused(nested ? `it holds another archive (${nested}): send that one instead`
     : "it holds no apple_health_export/export.xml (Apple Health's export.zip), activities.csv (Strava's bulk export) nor " +
@@ -126,14 +127,18 @@ export const readDirectory = async (range: ReadRange, size: number): Promise<Arc
 };
 
 /**
- * A Garmin export's zip of uploaded files, once inflated: its directory is checked with the caps of any archive,
- * counted on from what the export declared, and a zip inside it is refused (one level of nesting only).
+ * A part of a Garmin export's uploaded files, once inflated: its directory is checked with the caps of any archive,
+ * counted on from what the export and the parts before it declared, and a zip inside it is refused (one level of
+ * nesting only). Returns that total with this part's entries added, for the next part to count on from.
  */
 export const checkNestedDirectory = async (range: ReadRange, size: number, declaredBefore: number) => {
   const zip = await open(range, size);
+  let declared = declaredBefore;
   for await (const entry of entriesOf(zip, declaredBefore)) {
     if (isZipName(entry.fileName)) throw refused(`it holds an archive inside its uploaded files (${entry.fileName})`);
+    declared += entry.uncompressedSize;
   }
+  return declared;
 };
 
 /** The bytes an entry inflates to as they come, failing (UnreadableFile) past its declared size or short of it. */
@@ -150,10 +155,10 @@ async function* inflating(zip: ZipFile, entry: Entry): AsyncGenerator<Buffer> {
  * The archive's entries whose names `keep` accepts (an export's recordings), to inflate one whole at a time: its
  * bytes, or why not (none by that name, or declared larger than `maxBytes`).
  */
-export const openEntries = async (range: ReadRange, size: number, keep: (name: string) => boolean, declaredBefore = 0) => {
+export const openEntries = async (range: ReadRange, size: number, keep: (name: string) => boolean) => {
   const zip = await open(range, size);
   const kept = new Map<string, Entry>();
-  for await (const entry of entriesOf(zip, declaredBefore)) if (keep(entry.fileName)) kept.set(entry.fileName, entry);
+  for await (const entry of entriesOf(zip)) if (keep(entry.fileName)) kept.set(entry.fileName, entry);
   /** The kept entries' names in the directory's order, each with the offset just past its compressed bytes. */
   const names = [...kept.values()].map((entry) => ({ name: entry.fileName, end: entry.relativeOffsetOfLocalHeader + entry.compressedSize }));
   const read = async (name: string, maxBytes: number): Promise<Buffer | { refused: string }> => {

@@ -12,8 +12,33 @@ export type Recognised = { offset: number; line: number } & (
   | { kind: Extract<ImportKind, "activities">; format: { layout: "strava"; entry: ArchiveEntry } | GarminFormat }
 );
 
-/** Garmin Connect's export: its first zip of uploaded files (the entry inflated), the other parts, and the export's declared total. */
+/** Garmin Connect's export: its zips of uploaded files (the parts, each inflated in turn) and the export's declared total. */
 export type GarminFormat = Extract<ArchiveKind, { layout: "garmin" }>;
+
+type Format = Recognised["format"];
+
+/**
+ * The archive entry an import inflates and reads at `part`: an export's one entry, or the Garmin part it is at;
+ * none for a file sent alone or a Garmin export of weigh-ins only.
+ */
+export const entryAt = (format: Format, part: number): ArchiveEntry | undefined =>
+  "parts" in format ? format.parts[part] : "entry" in format ? format.entry : undefined;
+
+/** The Garmin part read after `part`, if there is one. */
+export const partAfter = (format: Format, part: number) => ("parts" in format && part + 1 < format.parts.length ? part + 1 : undefined);
+
+const sum = (entries: ArchiveEntry[]) => entries.reduce((total, entry) => total + entry.bytes, 0);
+
+/**
+ * How far an unfinished import has read, 0 to 1: the checkpoint's offset in the upload, or in its archive's
+ * entry once inflated; for Garmin's parts, the bytes of the parts read before `part` and the offset in it, over
+ * all of them.
+ */
+export const progressOf = (format: Format, bytes: number, part: number, offset: number) => {
+  const [before, total] = "parts" in format ? [sum(format.parts.slice(0, part)), sum(format.parts)]
+    : [0, "entry" in format && format.entry ? format.entry.bytes : bytes];
+  return total === 0 ? 1 : Math.min(1, (before + offset) / total);
+};
 
 export const recogniseFile = (head: Buffer, options: ImportOptions): Recognised | undefined => {
   if (isAppleExport(head)) return { kind: "health-export", format: { layout: "apple_health" }, offset: 0, line: 1 };

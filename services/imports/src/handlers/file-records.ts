@@ -102,12 +102,14 @@ const GARMIN_RECORDING = /\.(fit|gpx|tcx)$/i;
 
 /**
  * Garmin Connect's export as numbered records (its `line`): the weigh-ins of each userBioMetrics file, then each
- * recording of the zip of uploaded files (inflated in the first step), then a refusal for each further part. A
- * step starts again at its checkpoint's record: the weigh-ins before it are parsed again (a file of a few MiB),
- * the recordings before it only named. Progress is the offset reached in the inflated zip.
+ * recording of Part1 of the uploaded files, then of Part2, …; this yields those of the part the job is at (inflated
+ * in the step before), the weigh-ins with Part1's. A step starts again at its checkpoint's record: the weigh-ins
+ * before it are parsed again (a file of a few MiB), the part's recordings before it only named. The offset is the
+ * one reached in the inflated part.
  */
-async function* garminRecords(store: Store, job: Job, { entry, otherParts, declared }: GarminFormat): AsyncGenerator<FileRecord> {
-  let line = 0;
+async function* garminRecords(store: Store, job: Job, { parts }: GarminFormat): AsyncGenerator<FileRecord> {
+  const entry = parts[job.part];
+  let line = job.part === 0 ? 0 : job.partLine - 1;
   let offset = 0;
   const from = job.line;
   const record = (outcome: () => Outcome | Promise<Outcome>, recording?: true) => async (): Promise<FileRecord | undefined> => {
@@ -115,24 +117,27 @@ async function* garminRecords(store: Store, job: Job, { entry, otherParts, decla
     if (line < from) return undefined;
     return { line, next: { offset, line: line + 1 }, outcome: await outcome(), ...(recording ? { recording } : {}) };
   };
-  const outer = await openEntries(store.rangeOf(job.id), job.bytes, isGarminBiometrics);
-  for (const { name } of outer.names) {
-    const bytes = await outer.read(name, MAX_BIOMETRICS_BYTES);
-    let read: ReturnType<typeof garminWeighIns> | { refused: string };
-    try {
-      read = Buffer.isBuffer(bytes) ? garminWeighIns(bytes) : bytes;
-    } catch (error) {
-      if (!(error instanceof UnreadableFile)) throw error;
-      read = { refused: `${name.slice(0, 200)}: ${error.message}` };
-    }
-    for (const weighIn of Array.isArray(read) ? read : [read]) {
-      const next = await record(() => "weighIn" in weighIn ? { kind: "weigh-in", rows: [weighIn.weighIn] }
-        : { refused: "entry" in weighIn ? `${name.slice(0, 200)}, entry ${weighIn.entry}: ${weighIn.refused}` : weighIn.refused })();
-      if (next) yield next;
+  // The weigh-ins come before Part1's recordings; a later part's records start after those.
+  if (job.part === 0) {
+    const outer = await openEntries(store.rangeOf(job.id), job.bytes, isGarminBiometrics);
+    for (const { name } of outer.names) {
+      const bytes = await outer.read(name, MAX_BIOMETRICS_BYTES);
+      let read: ReturnType<typeof garminWeighIns> | { refused: string };
+      try {
+        read = Buffer.isBuffer(bytes) ? garminWeighIns(bytes) : bytes;
+      } catch (error) {
+        if (!(error instanceof UnreadableFile)) throw error;
+        read = { refused: `${name.slice(0, 200)}: ${error.message}` };
+      }
+      for (const weighIn of Array.isArray(read) ? read : [read]) {
+        const next = await record(() => "weighIn" in weighIn ? { kind: "weigh-in", rows: [weighIn.weighIn] }
+          : { refused: "entry" in weighIn ? `${name.slice(0, 200)}, entry ${weighIn.entry}: ${weighIn.refused}` : weighIn.refused })();
+        if (next) yield next;
+      }
     }
   }
   if (entry) {
-    const uploads = await openEntries(store.rangeOf(job.id, true), entry.bytes, (name) => GARMIN_RECORDING.test(name), declared);
+    const uploads = await openEntries(store.rangeOf(job.id, true), entry.bytes, (name) => GARMIN_RECORDING.test(name));
     for (const { name, end } of uploads.names) {
       offset = end;
       const next = await record(async () => {
@@ -146,11 +151,6 @@ async function* garminRecords(store: Store, job: Job, { entry, otherParts, decla
       }, true)();
       if (next) yield next;
     }
-    offset = entry.bytes;
-  }
-  for (const part of otherParts) {
-    const next = await record(() => ({ refused: `${part.slice(0, 200)}: only the first zip of uploaded files is read` }))();
-    if (next) yield next;
   }
 }
 

@@ -3,6 +3,7 @@ import type { Delivery } from "@fit/bus";
 import type { ServiceContext } from "@fit/service-kit";
 import { checkNestedDirectory, inflatedEntry, type ArchiveEntry } from "../domain/archive.ts";
 import { UnreadableFile } from "../domain/csv.ts";
+import { entryAt, partAfter } from "../domain/file-kind.ts";
 import { fixedPieces } from "../domain/pieces.ts";
 import { rowIdOf } from "../domain/row-id.ts";
 import { CHUNK_BYTES, type Job, type StepResult, type Store } from "../store/store.ts";
@@ -29,7 +30,7 @@ type Context = Pick<ServiceContext<Store>, "bus" | "store">;
 const runStep = async (context: Context, job: Job, batchRows: number): Promise<StepResult> => {
   const rows = new Map<ImportRowKind, Row[]>();
   const refusals: StepResult["refusals"] = [];
-  let next = { offset: job.offset, line: job.line };
+  let next: StepResult["next"] = { offset: job.offset, line: job.line };
   let taken = 0;
   let recordings = 0;
   let moved = false;
@@ -48,6 +49,12 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
     taken++;
     if ("refused" in outcome) refusals.push({ line: record.line, reason: outcome.refused });
     else rows.set(outcome.kind, [...(rows.get(outcome.kind) ?? []), ...outcome.rows]);
+  }
+  // A Garmin part read to its end: the import goes on to the next part, which the next step inflates.
+  const part = done ? partAfter(job.format, job.part) : undefined;
+  if (part !== undefined) {
+    next = { offset: 0, line: next.line, part };
+    done = false;
   }
   const ownRows: StepResult["ownRows"] = [];
   const kinds: StepResult["kinds"] = {};
@@ -75,9 +82,10 @@ const runStep = async (context: Context, job: Job, batchRows: number): Promise<S
 };
 
 /**
- * An archive's first step: the entry the import reads, inflated from its start into chunks of its own (what an
- * earlier try left is dropped first), telling the queue it is alive as each chunk is stored: inflating cannot
- * stop and go on part-way (docs/decisions/0078-apple-health-and-archives.md).
+ * An archive's first step (and the first of each further part of Garmin's uploads): the entry the import reads,
+ * inflated from its start into chunks of its own (what an earlier try or the part before left is dropped first),
+ * telling the queue it is alive as each chunk is stored: inflating cannot stop and go on part-way
+ * (docs/decisions/0078-apple-health-and-archives.md).
  */
 const inflateStep = async ({ store }: Context, job: Job, entry: ArchiveEntry, delivery: Delivery) => {
   await store.dropInflated(job.id);
@@ -87,9 +95,9 @@ const inflateStep = async ({ store }: Context, job: Job, entry: ArchiveEntry, de
     chunks++;
     delivery.working();
   }
-  // A Garmin export's zip of uploaded files is an archive itself: checked before any of it is read.
-  if (job.kind === "activities" && job.format.layout === "garmin") await checkNestedDirectory(store.rangeOf(job.id, true), entry.bytes, job.format.declared);
-  await store.saveInflated(job, chunks);
+  // A part of a Garmin export's uploaded files is an archive itself: checked before any of it is read.
+  const garmin = job.kind === "activities" && job.format.layout === "garmin";
+  await store.saveInflated(job, chunks, garmin ? await checkNestedDirectory(store.rangeOf(job.id, true), entry.bytes, job.declared) : job.declared);
 };
 
 /** Removes the next batch of the rows an undone import created, each kind by the service that owns it. */
@@ -112,7 +120,7 @@ export const startImportWorker = (context: ServiceContext<Store>, settings: Work
     async ({ data }, delivery) => {
       const job = await context.store.takeStep(data.importId, data.step);
       if (!job) return;
-      const entry = "entry" in job.format ? job.format.entry : undefined;
+      const entry = entryAt(job.format, job.part);
       try {
         if (job.undoing) await runUndoStep(context, job, settings.batchRows);
         else if (entry && !job.inflated) await inflateStep(context, job, entry, delivery);

@@ -1,7 +1,7 @@
 import { IMPORT_REFUSALS_KEPT, importsEvents, outboxRow, type ImportRowKind, type ImportSummary } from "@fit/contracts";
 import { createOutboxSource, deleteAccountEvents, ping, type Database } from "@fit/db";
 import type { AccountData } from "@fit/service-kit";
-import type { Recognised } from "../domain/file-kind.ts";
+import { progressOf, type Recognised } from "../domain/file-kind.ts";
 import type { ImportOptions } from "../domain/weigh-in-csv.ts";
 import { Prisma, PrismaClient, type Import } from "./generated/client.ts";
 
@@ -33,6 +33,11 @@ export type Job = Recognised & {
   bytes: number;
   /** Whether the archive's entry it reads has been inflated into chunks of its own (see ImportChunk.inflated). */
   inflated: boolean;
+  /** Garmin's export: the part it is at, the record number that part's recordings start at, and what the export
+   * and the parts inflated so far declare (see the import's columns). */
+  part: number;
+  partLine: number;
+  declared: number;
   step: number;
   /** Whether the step reads the file or removes the import's rows. */
   undoing: boolean;
@@ -41,7 +46,8 @@ export type Job = Recognised & {
 
 /** What one step read: where the next starts, and its rows. */
 export interface StepResult {
-  next: { offset: number; line: number };
+  /** With `part`, the next step inflates that part of Garmin's export, whose records start at `line`. */
+  next: { offset: number; line: number; part?: number };
   done: boolean;
   /** Rows the owning service holds under this import's own ids, with their kind. */
   ownRows: { rowId: string; kind: ImportRowKind }[];
@@ -54,8 +60,6 @@ const summaryOf = (row: Import): ImportSummary => {
   const bytes = Number(row.bytes);
   const finished = row.state === "done" || row.state === "undone";
   const format = row.format as unknown as Recognised["format"];
-  // An archive's progress is through the entry it reads, once inflated.
-  const reading = "entry" in format && format.entry ? format.entry.bytes : bytes;
   return {
     id: row.id,
     fileName: row.fileName,
@@ -66,7 +70,7 @@ const summaryOf = (row: Import): ImportSummary => {
     counts: { read: row.read, created: row.created, skipped: row.skipped, refused: row.refused },
     kinds: row.kinds as KindCounts,
     refusals: row.refusals as ImportSummary["refusals"],
-    progress: finished || reading === 0 ? 1 : Math.min(1, Number(row.offset) / reading),
+    progress: finished ? 1 : progressOf(format, bytes, row.part, Number(row.offset)),
     error: row.error,
     createdAt: row.createdAt.getTime(),
     finishedAt: row.finishedAt?.getTime() ?? null,
@@ -150,12 +154,13 @@ export const createStore = (db: Database) => {
     /**
      * The entry is inflated into `chunks` chunks: the next step reads them. A concurrent try that dropped some
      * (a step handed out again while this one was still inflating) makes the count differ, and this one is retried.
+     * `declared`: the total declared with a Garmin part's own entries counted.
      */
-    saveInflated: (job: Job, chunks: number) =>
+    saveInflated: (job: Job, chunks: number, declared: number) =>
       prisma.$transaction(async (tx) => {
         const stored = await tx.importChunk.count({ where: { importId: job.id, inflated: true } });
         if (stored !== chunks) throw new Error(`import ${job.id}: ${stored} inflated chunks stored, ${chunks} written`);
-        const { count } = await tx.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { inflated: true, step: job.step + 1 } });
+        const { count } = await tx.import.updateMany({ where: { id: job.id, step: job.step, state: { in: OPEN } }, data: { inflated: true, declared, step: job.step + 1 } });
         if (count) await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
       }),
 
@@ -178,6 +183,7 @@ export const createStore = (db: Database) => {
           data: {
             id: fresh.id, accountId: fresh.accountId, fileName: fresh.fileName, bytes: fresh.bytes, state: "queued", kind: fresh.kind,
             options: fresh.options, format: fresh.format, offset: fresh.offset, line: fresh.line,
+            declared: "parts" in fresh.format ? fresh.format.declared : 0,
           },
         }),
         prisma.outboxEvent.create({ data: stepEvent(fresh.accountId, fresh.id, 0) }),
@@ -214,7 +220,7 @@ export const createStore = (db: Database) => {
       const recognised = { kind: row.kind, format: row.format } as unknown as Pick<Recognised, "kind" | "format">;
       return {
         id: row.id, accountId: row.accountId, bytes: Number(row.bytes), inflated: row.inflated, step, undoing: row.state === "undoing",
-        offset: Number(row.offset), line: row.line,
+        offset: Number(row.offset), line: row.line, part: row.part, partLine: row.partLine, declared: Number(row.declared),
         options: row.options as unknown as ImportOptions, ...recognised,
       } as Job;
     },
@@ -222,7 +228,8 @@ export const createStore = (db: Database) => {
     /**
      * A step's outcome in one transaction: the rows it owns recorded (whatever else happens, so undo finds them),
      * and, if the step is still the import's current one, the checkpoint moved on with the counts and the next
-     * step's event. A row this import recorded before (a line repeated in the file) counts as skipped.
+     * step's event. A row this import recorded before (a line repeated in the file) counts as skipped. A step
+     * that ends a Garmin part drops its inflated chunks, so the next step inflates the part after it.
      */
     saveStep: (job: Job, result: StepResult) =>
       prisma.$transaction(async (tx) => {
@@ -243,9 +250,11 @@ export const createStore = (db: Database) => {
           read += step.read;
           skipped += stepSkipped;
         }
+        const { part } = result.next;
         await tx.import.update({
           where: { id: job.id },
           data: {
+            ...(part === undefined ? {} : { part, partLine: result.next.line, inflated: false }),
             step: job.step + 1, offset: result.next.offset, line: result.next.line, read: { increment: read + result.refusals.length },
             created: { increment: recorded.length }, skipped: { increment: skipped },
             refused: { increment: result.refusals.length }, refusals, kinds,
@@ -253,7 +262,10 @@ export const createStore = (db: Database) => {
           },
         });
         if (result.done) await tx.importChunk.deleteMany({ where: { importId: job.id } });
-        else await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
+        else {
+          if (part !== undefined) await tx.importChunk.deleteMany({ where: { importId: job.id, inflated: true } });
+          await tx.outboxEvent.create({ data: stepEvent(job.accountId, job.id, job.step + 1) });
+        }
       }),
 
     /** The file cannot be read on: the import fails with the reason, keeping the rows read before. */
