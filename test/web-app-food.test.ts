@@ -1,12 +1,10 @@
 // The Food page's food database in a real browser (Debian's Chromium driven by Playwright) against the whole
 // platform: a search typed with typos, a food picked from the keyboard, a household measure × 1.5 previewed and
 // logged, 150 g of banana, and the day's items with their computed kcal, fiber and USDA provenance.
-import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { NUTELLA, startOpenFoodFacts, type OpenFoodFactsStandIn } from "./support/open-food-facts.ts";
-import { startSystem, type System } from "./support/system.ts";
-import { ensureWebAppBuilt, firstLoadJsGzipBytes, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
+import { firstLoadJsGzipBytes, signedInWebApp } from "./support/web-app.ts";
 
 /** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
 const POLL = { timeout: 15_000 };
@@ -23,48 +21,37 @@ interface Food {
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 describe("the Food page's food database", () => {
-  let system: System;
   let openFoodFacts: OpenFoodFactsStandIn;
-  let browser: BrowserWindow | undefined;
-  let page: Page;
-  const email = "eater@example.com";
+  beforeAll(async () => {
+    openFoodFacts = await startOpenFoodFacts();
+  });
+  afterAll(async () => {
+    await openFoodFacts?.close();
+  });
+  const web = signedInWebApp("eater@example.com", () => ({ FOOD_BARCODE_URL: openFoodFacts.url }));
 
   /** A food as the API has it, asked from the page (its session) so the test checks the screen against the API's own numbers. */
-  const apiFood = (id: string) => page.evaluate(async (path) => (await fetch(path)).json() as Promise<Food>, `/api/foods/${id}`);
+  const apiFood = (id: string) => web.page.evaluate(async (path) => (await fetch(path)).json() as Promise<Food>, `/api/foods/${id}`);
   const idOf = (query: string, name: string) =>
-    page.evaluate(async ([q, wanted]) => {
+    web.page.evaluate(async ([q, wanted]) => {
       const found = (await (await fetch(`/api/foods?q=${encodeURIComponent(q!)}&limit=10`)).json()) as { id: string; name: string }[];
       return found.find((food) => food.name === wanted)!.id;
     }, [query, name]);
 
-  beforeAll(async () => {
-    ensureWebAppBuilt();
-    openFoodFacts = await startOpenFoodFacts();
-    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: { FOOD_BARCODE_URL: openFoodFacts.url } });
-    browser = await openBrowserWindow();
-    page = browser.page;
-    await signInOnPage(page, system.url, email);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-    await openFoodFacts?.close();
-  });
 
   it("keeps the first load under 150 KB compressed with the search on the Food page", () => {
     expect(firstLoadJsGzipBytes()).toBeLessThan(150 * 1024);
   });
 
   it("finds chicken breast typed as “chiken brest”, logs 1.5 of a household measure from the keyboard, then 150 g of banana", async () => {
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
-    await page.getByRole("heading", { name: "Food", level: 1 }).waitFor();
-    const search = page.getByRole("combobox", { name: "Search foods" });
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
+    await web.page.getByRole("heading", { name: "Food", level: 1 }).waitFor();
+    const search = web.page.getByRole("combobox", { name: "Search foods" });
     await search.pressSequentially("chiken brest", { delay: 30 });
-    const results = page.getByRole("listbox", { name: "Foods found" });
+    const results = web.page.getByRole("listbox", { name: "Foods found" });
     await results.getByRole("option").first().waitFor();
     expect(await search.getAttribute("aria-expanded")).toBe("true");
-    await expectNoSeriousViolations(page, "food search");
+    await expectNoSeriousViolations(web.page, "food search");
 
     // Picked from the keyboard: down to the chicken breast, Enter.
     const names = await results.getByRole("option").evaluateAll((options) => options.map((option) => option.firstChild?.textContent?.trim() ?? ""));
@@ -72,9 +59,9 @@ describe("the Food page's food database", () => {
     expect(index, names.join("\n")).toBeGreaterThanOrEqual(0);
     const name = names[index]!;
     for (let step = 0; step <= index; step++) await search.press("ArrowDown");
-    expect(await page.locator("[aria-selected=true]").textContent()).toContain(name);
+    expect(await web.page.locator("[aria-selected=true]").textContent()).toContain(name);
     await search.press("Enter");
-    const chickenForm = page.getByRole("form", { name: `Log ${name}` });
+    const chickenForm = web.page.getByRole("form", { name: `Log ${name}` });
     await chickenForm.waitFor();
     expect(await results.isHidden()).toBe(true);
 
@@ -91,7 +78,7 @@ describe("the Food page's food database", () => {
     if (fiber !== null) expect(await preview.textContent()).toContain(`${fiber} g fiber`);
     await chickenForm.getByRole("button", { name: "Add" }).click();
 
-    const lunch = page.getByRole("region", { name: "lunch" });
+    const lunch = web.page.getByRole("region", { name: "lunch" });
     const chickenItem = lunch.getByRole("listitem").filter({ hasText: name });
     await chickenItem.waitFor(POLL);
     expect(await chickenItem.textContent()).toContain(`${kcal} kcal`);
@@ -99,11 +86,11 @@ describe("the Food page's food database", () => {
     expect(await chickenItem.locator(".badge").textContent()).toBe("USDA");
     // The search is empty and focused again, the meal still lunch: the next food of the meal is typed straight away.
     expect(await search.inputValue()).toBe("");
-    expect(await page.evaluate("document.activeElement?.id")).toBe("food-search");
+    expect(await web.page.evaluate("document.activeElement?.id")).toBe("food-search");
 
     await search.pressSequentially("banana", { delay: 30 });
     await results.getByRole("option", { name: /^Bananas, raw\b/ }).click();
-    const bananaForm = page.getByRole("form", { name: "Log Bananas, raw" });
+    const bananaForm = web.page.getByRole("form", { name: "Log Bananas, raw" });
     await bananaForm.waitFor();
     expect(await bananaForm.getByLabel("Meal").inputValue()).toBe("lunch");
     await bananaForm.getByLabel("Portion").selectOption("grams");
@@ -121,28 +108,28 @@ describe("the Food page's food database", () => {
     expect(await bananaItem.textContent()).toContain(`${bananaFiber} g fiber`);
 
     // The day's totals count both, fiber beside fat and carbs.
-    await expect.poll(() => page.getByTestId("day-total").textContent(), POLL).toContain(`${Math.round(kcal + bananaKcal)} kcal`);
-    expect(await page.getByTestId("day-macros").textContent()).toContain(`${Math.round((fiber ?? 0) + bananaFiber)} g fiber`);
-    await expectNoSeriousViolations(page, "food day");
-    expect(browser?.cspViolations).toEqual([]);
+    await expect.poll(() => web.page.getByTestId("day-total").textContent(), POLL).toContain(`${Math.round(kcal + bananaKcal)} kcal`);
+    expect(await web.page.getByTestId("day-macros").textContent()).toContain(`${Math.round((fiber ?? 0) + bananaFiber)} g fiber`);
+    await expectNoSeriousViolations(web.page, "food day");
+    expect(web.cspViolations).toEqual([]);
   });
 
   it("looks a typed barcode up and logs two servings of the product; a mistyped one is refused in words", async () => {
-    const search = page.getByRole("combobox", { name: "Search foods" });
+    const search = web.page.getByRole("combobox", { name: "Search foods" });
     await search.fill("3017620422004");
-    await expect.poll(() => page.getByRole("alert").textContent(), POLL).toMatch(/check digit/);
+    await expect.poll(() => web.page.getByRole("alert").textContent(), POLL).toMatch(/check digit/);
     await search.fill(NUTELLA.code);
-    const form = page.getByRole("form", { name: "Log Nutella (Ferrero)" });
+    const form = web.page.getByRole("form", { name: "Log Nutella (Ferrero)" });
     await form.waitFor(POLL);
     expect(await form.locator(".badge").textContent()).toBe("Open Food Facts");
-    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(await web.page.getByRole("alert").count()).toBe(0);
     await form.getByLabel("Portion").selectOption({ label: "1 serving (15 g) (15 g)" });
     await form.getByLabel("How many").fill("2");
     await expect.poll(() => form.getByTestId("portion-preview").textContent(), POLL).toBe("30 g: 161.7 kcal · 1.89 g protein · 9.27 g fat · 17.25 g carbs · 0 g fiber");
-    await expectNoSeriousViolations(page, "barcode food");
+    await expectNoSeriousViolations(web.page, "barcode food");
     await form.getByRole("button", { name: "Add" }).click();
     // The day's item (it has Delete), not the same food among the recent foods beside the search.
-    const item = page.getByRole("listitem").filter({ hasText: "Nutella (Ferrero)", has: page.getByRole("button", { name: "Delete Nutella (Ferrero)" }) });
+    const item = web.page.getByRole("listitem").filter({ hasText: "Nutella (Ferrero)", has: web.page.getByRole("button", { name: "Delete Nutella (Ferrero)" }) });
     await item.waitFor(POLL);
     expect(await item.textContent()).toContain("161.7 kcal");
   });
@@ -153,7 +140,7 @@ describe("the Food page's food database", () => {
       const at = new Date(Date.now() + offset * 86_400_000);
       return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, "0")}-${String(at.getDate()).padStart(2, "0")}`;
     };
-    const itemsOn = (date: string) => page.evaluate(async (path) => (await fetch(path)).json() as Promise<Item[]>, `/api/nutrition/items?date=${date}`);
+    const itemsOn = (date: string) => web.page.evaluate(async (path) => (await fetch(path)).json() as Promise<Item[]>, `/api/nutrition/items?date=${date}`);
     /** The day's macros as the page should word them, from the API's own items: sums of what is known, "at least" while some lack them. */
     const macrosOf = (items: Item[]) => {
       const sum = (field: "fatG" | "carbsG" | "fiberG") => {
@@ -164,11 +151,11 @@ describe("the Food page's food database", () => {
       const sums = `${sum("fatG")} fat · ${sum("carbsG")} carbs · ${sum("fiberG")} fiber`;
       return unknown === 0 ? sums : `at least ${sums} (${unknown} item${unknown === 1 ? "" : "s"} without them)`;
     };
-    const total = page.getByTestId("day-total");
-    const macros = page.getByTestId("day-macros");
+    const total = web.page.getByTestId("day-total");
+    const macros = web.page.getByTestId("day-macros");
 
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
-    await page.getByRole("region", { name: "lunch" }).getByRole("listitem").first().waitFor(POLL);
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Food", exact: true }).click();
+    await web.page.getByRole("region", { name: "lunch" }).getByRole("listitem").first().waitFor(POLL);
     const before = await itemsOn(day(0));
     const kcalBefore = before.reduce((sum, item) => sum + item.kcal, 0);
     expect(await total.textContent()).toContain(`${Math.round(kcalBefore)} kcal`);
@@ -176,44 +163,44 @@ describe("the Food page's food database", () => {
     expect(await macros.textContent()).toBe(macrosBefore);
 
     // Yesterday: the empty search offers the foods logged today; one is picked from there, another typed by hand.
-    await page.getByRole("link", { name: "← Previous day" }).click();
-    await page.getByText("Nothing logged on this day.").waitFor(POLL);
-    const recent = page.getByRole("region", { name: "Recent foods" });
+    await web.page.getByRole("link", { name: "← Previous day" }).click();
+    await web.page.getByText("Nothing logged on this day.").waitFor(POLL);
+    const recent = web.page.getByRole("region", { name: "Recent foods" });
     const bananaButton = recent.getByRole("button", { name: "Bananas, raw" });
     await bananaButton.waitFor(POLL);
     await recent.getByRole("button", { name: CHICKEN_BREAST }).waitFor();
-    await expectNoSeriousViolations(page, "recent foods");
+    await expectNoSeriousViolations(web.page, "recent foods");
     await bananaButton.click();
-    const bananaForm = page.getByRole("form", { name: "Log Bananas, raw" });
+    const bananaForm = web.page.getByRole("form", { name: "Log Bananas, raw" });
     await bananaForm.getByLabel("Portion").selectOption("grams");
     await bananaForm.getByLabel("Grams").fill("200");
     await bananaForm.getByLabel("Meal").selectOption("lunch");
     await bananaForm.getByRole("button", { name: "Add" }).click();
-    const yesterdayLunch = page.getByRole("region", { name: "lunch" });
+    const yesterdayLunch = web.page.getByRole("region", { name: "lunch" });
     await yesterdayLunch.getByRole("listitem").filter({ hasText: "Bananas, raw" }).waitFor(POLL);
     // Typed without fiber: its copy leaves today's fiber a sum of what is known.
-    await page.locator("#food-name").fill("yogurt");
-    await page.locator("#food-kcal").fill("150");
-    await page.locator("#food-proteinG").fill("10");
-    await page.locator("#food-fatG").fill("4");
-    await page.locator("#food-carbsG").fill("12");
-    await page.locator("#food-meal").selectOption("lunch");
-    await page.getByRole("button", { name: "Add", exact: true }).click();
+    await web.page.locator("#food-name").fill("yogurt");
+    await web.page.locator("#food-kcal").fill("150");
+    await web.page.locator("#food-proteinG").fill("10");
+    await web.page.locator("#food-fatG").fill("4");
+    await web.page.locator("#food-carbsG").fill("12");
+    await web.page.locator("#food-meal").selectOption("lunch");
+    await web.page.getByRole("button", { name: "Add", exact: true }).click();
     await yesterdayLunch.getByRole("listitem").filter({ hasText: "yogurt" }).waitFor(POLL);
 
     await yesterdayLunch.getByRole("button", { name: "Log again: lunch" }).click();
-    const copyForm = page.getByRole("form", { name: "Log again: lunch" });
+    const copyForm = web.page.getByRole("form", { name: "Log again: lunch" });
     expect(await copyForm.getByLabel("To day").inputValue()).toBe(day(0));
     await copyForm.getByLabel("Meal").selectOption("dinner");
-    await expectNoSeriousViolations(page, "log a meal again");
+    await expectNoSeriousViolations(web.page, "log a meal again");
     await copyForm.getByRole("button", { name: "Log again" }).click();
-    const copied = page.getByRole("status").filter({ hasText: "Logged 2 items again on today (dinner)." });
+    const copied = web.page.getByRole("status").filter({ hasText: "Logged 2 items again on today (dinner)." });
     await copied.waitFor(POLL);
     // Yesterday keeps its lunch.
     expect(await yesterdayLunch.getByRole("listitem").count()).toBe(2);
 
     await copied.getByRole("link", { name: "today" }).click();
-    const dinner = page.getByRole("region", { name: "dinner" });
+    const dinner = web.page.getByRole("region", { name: "dinner" });
     await dinner.getByRole("listitem").filter({ hasText: "Bananas, raw" }).waitFor(POLL);
     await dinner.getByRole("listitem").filter({ hasText: "yogurt" }).waitFor();
     const after = await itemsOn(day(0));
@@ -227,10 +214,10 @@ describe("the Food page's food database", () => {
     expect(await macros.textContent()).toBe(macrosAfter);
 
     // Home's Today tile has the same day, with the API's own sums.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).click();
-    await expect.poll(() => page.getByTestId("today-macros").textContent(), POLL).toBe(macrosAfter);
-    expect(await page.getByTestId("today-energy").textContent()).toContain(`${Math.round(kcalAfter)}`);
-    await expectNoSeriousViolations(page, "home with macros");
-    expect(browser?.cspViolations).toEqual([]);
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home", exact: true }).click();
+    await expect.poll(() => web.page.getByTestId("today-macros").textContent(), POLL).toBe(macrosAfter);
+    expect(await web.page.getByTestId("today-energy").textContent()).toContain(`${Math.round(kcalAfter)}`);
+    await expectNoSeriousViolations(web.page, "home with macros");
+    expect(web.cspViolations).toEqual([]);
   });
 });

@@ -4,12 +4,11 @@
 // suggestion the targets (and a refusal shown in an alert), History's trend and weekly expenditure, and pounds
 // for an imperial profile.
 import type { Insights } from "@fit/contracts";
-import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Locator } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectNoSeriousViolations } from "./support/axe.ts";
-import { startSystem, type System } from "./support/system.ts";
+import { signedInWebApp } from "./support/web-app.ts";
 import { waitFor } from "./support/wait.ts";
-import { ensureWebAppBuilt, openBrowserWindow, signInOnPage, type BrowserWindow } from "./support/web-app.ts";
 
 /** A loaded CI machine may take seconds to show what a write changed: poll for that long, not vitest's 1 s. */
 const POLL = { timeout: 15_000 };
@@ -32,15 +31,13 @@ const UNLOGGED_FOOD = new Set([3, 9, 10, 16]);
 const weightOn = (ago: number) => Math.round((81 + ago * 0.07 + Math.sin(ago * 2.3) * 0.6) * 100) / 100;
 
 describe("the web app's insights", () => {
-  let system: System;
-  let browser: BrowserWindow | undefined;
-  let page: Page;
-  let key: string;
   const email = "insights@example.com";
+  const web = signedInWebApp(email);
+  let key: string;
   const today = localDay(new Date());
 
   const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await fetch(`${system.url}${path}`, {
+    const answer = await fetch(`${web.system.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -52,8 +49,8 @@ describe("the web app's insights", () => {
   const targets = { dailyKcalTarget: 2600, proteinTargetG: 110, goalWeightKg: 76, targetDate: Date.now() + 84 * DAY_MS };
 
   const open = async (link: string) => {
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link, exact: true }).click();
-    await page.getByRole("heading", { name: link, level: 1 }).waitFor();
+    await web.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link, exact: true }).click();
+    await web.page.getByRole("heading", { name: link, level: 1 }).waitFor();
   };
   /** A chart's numbers table, opened: its rows, one a day. */
   const numbersOf = async (region: Locator) => {
@@ -69,21 +66,16 @@ describe("the web app's insights", () => {
     return rows.locator(`td:nth-child(${index + 1})`).allTextContents();
   };
   const checkAccessibility = async (screen: string) => {
-    await page.setViewportSize(PHONE);
-    await expectNoSeriousViolations(page, `${screen} (phone)`);
-    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
-    await page.setViewportSize(DESKTOP);
-    await expectNoSeriousViolations(page, `${screen} (desktop)`);
+    await web.page.setViewportSize(PHONE);
+    await expectNoSeriousViolations(web.page, `${screen} (phone)`);
+    expect(await web.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await web.page.setViewportSize(DESKTOP);
+    await expectNoSeriousViolations(web.page, `${screen} (desktop)`);
   };
 
   beforeAll(async () => {
-    ensureWebAppBuilt();
-    system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
-    browser = await openBrowserWindow();
-    page = browser.page;
-    await signInOnPage(page, system.url, email);
-    ({ key } = await system.key(email));
-    const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    ({ key } = await web.system.key(email));
+    const timeZone = await web.page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
     await api("PUT", "/api/profile", { units: "metric", heightCm: 178, birthYear: 1988, sex: "male", activityLevel: "light", timeZone });
     await api("PUT", "/api/targets", targets);
     for (let ago = SEED_DAYS; ago >= 0; ago--) {
@@ -104,15 +96,11 @@ describe("the web app's insights", () => {
     }, 30_000);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
 
   it("draws the trend line through the scale points on Home and states rate, goal date and expenditure as the API does", async () => {
     const expected = await insights();
-    await page.reload();
-    const trend = page.getByRole("region", { name: "90-day trend" });
+    await web.page.reload();
+    const trend = web.page.getByRole("region", { name: "90-day trend" });
     await trend.locator(".chart canvas").waitFor(POLL);
     expect(await trend.getByRole("figure").getAttribute("aria-label")).toBe("Weight over the last 90 days: the scale and the trend");
     const rows = await numbersOf(trend);
@@ -132,7 +120,7 @@ describe("the web app's insights", () => {
     expect(await goal.locator("time").last().getAttribute("datetime")).toBe(expected.goal!.targetDate);
     expect(await goal.textContent()).toMatch(/^At this rate you reach 76 kg around .+, \d+ (days|weeks) (before|after) your target date, .+\.$/);
 
-    const energy = page.getByRole("region", { name: "Expenditure and targets" });
+    const energy = web.page.getByRole("region", { name: "Expenditure and targets" });
     const { kcal, low, high, confidence, daysCounted } = expected.expenditure!;
     expect(await energy.getByTestId("expenditure").textContent()).toBe(`≈ ${grouped(kcal)} kcal/day (${grouped(low)}–${grouped(high)})`);
     expect(daysCounted).toBe(SEED_DAYS - UNLOGGED_FOOD.size);
@@ -146,11 +134,11 @@ describe("the web app's insights", () => {
   it("shows the API's refusal of \"Use this\" in an alert, then makes the suggestion the targets shown on Home", async () => {
     const suggested = (await insights()).suggestedTargets!;
     expect(suggested.dailyKcal).not.toBe(targets.dailyKcalTarget);
-    await page.reload();
-    const energy = page.getByRole("region", { name: "Expenditure and targets" });
+    await web.page.reload();
+    const energy = web.page.getByRole("region", { name: "Expenditure and targets" });
     const use = energy.getByRole("button", { name: "Use this" });
     await use.waitFor(POLL);
-    expect(await page.getByTestId("today-energy").textContent()).toBe(`0 / ${targets.dailyKcalTarget} kcal`);
+    expect(await web.page.getByTestId("today-energy").textContent()).toBe(`0 / ${targets.dailyKcalTarget} kcal`);
 
     // The goal is cleared behind the page's back: the server has no suggestion to adopt and says so.
     await api("PUT", "/api/targets", { ...targets, goalWeightKg: null });
@@ -163,8 +151,8 @@ describe("the web app's insights", () => {
     await api("PUT", "/api/targets", targets);
     await use.click();
     await energy.getByRole("status").filter({ hasText: `Your targets are now ${grouped(suggested.dailyKcal)} kcal and ${suggested.dailyProteinG} g protein a day.` }).waitFor(POLL);
-    await expect.poll(() => page.getByTestId("today-energy").textContent(), POLL).toBe(`0 / ${suggested.dailyKcal} kcal`);
-    expect(await page.getByTestId("today-protein").textContent()).toBe(`0 / ${suggested.dailyProteinG} g`);
+    await expect.poll(() => web.page.getByTestId("today-energy").textContent(), POLL).toBe(`0 / ${suggested.dailyKcal} kcal`);
+    expect(await web.page.getByTestId("today-protein").textContent()).toBe(`0 / ${suggested.dailyProteinG} g`);
     expect(await energy.getByRole("alert").count()).toBe(0);
     await energy.getByText("These are your targets.").waitFor(POLL);
     expect(await api("GET", "/api/targets")).toMatchObject({
@@ -179,12 +167,12 @@ describe("the web app's insights", () => {
     expect(estimated.length).toBeGreaterThanOrEqual(3);
     const now = weeks.at(-1)!;
     await open("History");
-    const trend = page.getByRole("region", { name: "Trend weight", exact: true });
+    const trend = web.page.getByRole("region", { name: "Trend weight", exact: true });
     await trend.locator(".chart canvas").waitFor(POLL);
     const trendRows = await numbersOf(trend);
     expect(await column(trendRows, trend, "Trend")).toEqual(now.trend.map((point) => `${twoPlaces(point.trendKg)} kg`));
 
-    const expenditure = page.getByRole("region", { name: "Expenditure", exact: true });
+    const expenditure = web.page.getByRole("region", { name: "Expenditure", exact: true });
     await expenditure.locator(".chart canvas").waitFor(POLL);
     const rows = await numbersOf(expenditure);
     const shown = (await column(rows, expenditure, "Expenditure")).filter(Boolean);
@@ -199,8 +187,8 @@ describe("the web app's insights", () => {
     const profile = await api<Record<string, unknown>>("GET", "/api/profile");
     await api("PUT", "/api/profile", { ...profile, units: "imperial" });
     const expected = await insights();
-    await page.goto(system.url);
-    const trend = page.getByRole("region", { name: "90-day trend" });
+    await web.page.goto(web.system.url);
+    const trend = web.page.getByRole("region", { name: "90-day trend" });
     await trend.getByTestId("trend-weight").waitFor(POLL);
     expect(await trend.getByTestId("trend-weight").textContent()).toBe(`Trend weight ${(expected.trendKg! / KG_PER_LB).toFixed(1)} lb`);
     expect(await trend.getByTestId("weekly-rate").textContent())

@@ -53,7 +53,7 @@ export const runFit = (args: string[], options: FitOptions) =>
   });
 
 /** `fit` as one person (the server and key in its environment); `json` runs a command with `--json` that must succeed. */
-export const fitAs = (url: string, key: string, home: string) => {
+const fitAs = (url: string, key: string, home: string) => {
   const fit = (...args: string[]) => runFit(args, { home, env: { FIT_URL: url, FIT_API_KEY: key } });
   const json = async (...args: string[]) => {
     const run = await fit(...args, "--json");

@@ -84,7 +84,7 @@ export const openBrowserWindow = async (): Promise<BrowserWindow> => {
 };
 
 /** Signs `email` in on `page` as a person would: asks for a link, follows the one the platform printed, lands on Home. */
-export const signInOnPage = async (page: Page, baseUrl: string, email: string) => {
+const signInOnPage = async (page: Page, baseUrl: string, email: string) => {
   const link = await printedLink(email, async () => {
     const asked = await fetch(`${baseUrl}/api/auth/sign-in/magic-link`, {
       method: "POST",
@@ -99,15 +99,15 @@ export const signInOnPage = async (page: Page, baseUrl: string, email: string) =
 
 /**
  * For the calling describe block: the web app built, the whole platform started, and a browser window signed in as
- * `email`, all closed after its tests. `page`, `system` and the page's
- * `cspViolations` are there once its tests run.
+ * `email`, all closed after its tests; the platform gets `env()`'s variables, read then. `page`, `system` and the
+ * page's `cspViolations` are there once its tests run.
  */
-export const signedInWebApp = (email: string) => {
+export const signedInWebApp = (email: string, env: () => Record<string, string> = () => ({})) => {
   const web = {} as { page: Page; system: System; cspViolations: string[] };
   let browser: BrowserWindow | undefined;
   beforeAll(async () => {
     ensureWebAppBuilt();
-    web.system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl") });
+    web.system = await startSystem({ databaseUrl: inject("databaseUrl"), natsUrl: inject("natsUrl"), env: env() });
     browser = await openBrowserWindow();
     web.page = browser.page;
     web.cspViolations = browser.cspViolations;
