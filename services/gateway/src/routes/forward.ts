@@ -1,5 +1,5 @@
 import replyFrom from "@fastify/reply-from";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
 import { Transform, type Readable } from "node:stream";
 import { AppError, operationList, type Operation } from "@fit/contracts";
@@ -14,31 +14,24 @@ export type Upstreams = Record<Exclude<Operation["service"], "gateway">, string>
  */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "expect"]);
 
-/** Every header the caller's Connection header names is hop-by-hop too. */
-const connectionNamed = (headers: IncomingHttpHeaders): Set<string> =>
-  new Set((headers.connection ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean));
-
-const withoutHopByHop = (original: IncomingHttpHeaders, headers: IncomingHttpHeaders): IncomingHttpHeaders => {
-  const named = connectionNamed(original);
-  return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !name.startsWith("proxy-") && !named.has(name)),
-  );
-};
-
-/** The caller's own credentials stay at the edge (no token passthrough); the service gets the assertion. */
-const forwardHeaders = (request: Pick<FastifyRequest, "assertion" | "id" | "headers">, headers: IncomingHttpHeaders): IncomingHttpHeaders => {
-  const forwarded: IncomingHttpHeaders = {
-    ...withoutHopByHop(request.headers, headers),
-    [ASSERTION_HEADER]: request.assertion,
-    "x-request-id": request.id,
-  };
-  delete forwarded.authorization;
-  delete forwarded.cookie;
+/**
+ * The caller's own credentials stay at the edge (no token passthrough); the service gets the assertion.
+ * `headers` is reply-from's own copy of the caller's headers, already without Connection and the headers it
+ * names, so it is trimmed in place: rebuilding it was a share of the gateway's CPU on every request.
+ */
+const forwardHeaders = (request: Pick<FastifyRequest, "assertion" | "id">, headers: IncomingHttpHeaders): IncomingHttpHeaders => {
+  for (const name of Object.keys(headers)) {
+    if (HOP_BY_HOP.has(name) || name.startsWith("proxy-")) delete headers[name];
+  }
+  delete headers.authorization;
+  delete headers.cookie;
   // The trace context the service continues is the gateway's own span's, which the undici instrumentation adds;
   // the caller's copy left in would make two traceparent headers, which a receiver rejects as one invalid value.
-  delete forwarded.traceparent;
-  delete forwarded.tracestate;
-  return forwarded;
+  delete headers.traceparent;
+  delete headers.tracestate;
+  headers[ASSERTION_HEADER] = request.assertion;
+  headers["x-request-id"] = request.id;
+  return headers;
 };
 
 const tooLarge = () => new AppError("payload_too_large", "request body is too large");
@@ -68,6 +61,26 @@ const streamWithin = (limit: number) => async (request: FastifyRequest, payload:
 const forwardFailure = (error: unknown): AppError => {
   const cause = (error as { cause?: unknown }).cause;
   return cause instanceof AppError && cause.code === "payload_too_large" ? cause : new AppError("unavailable", "a service is unavailable");
+};
+
+/** A service's answer up to this size (every JSON reply; BODY_LIMIT is the same bound on requests) is sent whole. */
+const WHOLE_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * The service's answer, as reply-from hands it over: read whole and sent in one piece when it declares a small
+ * length, since piping a stream into the response (listeners on both sides, their end-of-stream watchers, a tick
+ * per step) cost the gateway more per request than the few bytes it carries (docs/performance.md, "Write path
+ * CPU"); anything larger or of unknown length is piped as it arrives. A body broken off half-way (the service
+ * reset the connection) is a 503, like a service that could not be reached: nothing of it was sent yet.
+ */
+const sendAnswer = (_request: unknown, reply: FastifyReply<RouteGenericInterface, RawServerBase>, { stream }: { stream: Readable }) => {
+  // reply-from has copied the service's headers onto the reply by now.
+  const length = Number(reply.getHeader("content-length"));
+  if (!(length <= WHOLE_ANSWER_BYTES)) return void reply.send(stream);
+  const chunks: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+  stream.once("end", () => void reply.send(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+  stream.once("error", (error) => void reply.send(forwardFailure(error)));
 };
 
 /**
@@ -104,6 +117,7 @@ export const forwardRoutes = async (app: FastifyInstance, { upstreams }: { upstr
             ? { body: request.body, contentType: request.headers["content-type"] ?? "application/octet-stream" }
             : {}),
           rewriteRequestHeaders: forwardHeaders,
+          onResponse: sendAnswer,
           // A service that is down or resets the connection is a 503 for the caller, never a bare 500.
           onError: (errorReply, { error }) => {
             const failure = forwardFailure(error);

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, operationList, operations } from "@fit/contracts";
@@ -181,21 +183,45 @@ describe("forwarding", () => {
   });
 });
 
+/** A gateway forwarding every service's routes to `url`. */
+const gatewayTo = async (url: string) => {
+  const gateway = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
+  await gateway.register(async (api) => {
+    api.addHook("onRequest", authenticatedAs(null));
+    api.addHook("onRequest", authorize({ assertionSecret: secret }));
+    await api.register(forwardRoutes, { upstreams: { "body-metrics": url, nutrition: url, workouts: url, insights: url, imports: url } });
+  });
+  return gateway;
+};
+
 describe("a service that is down", () => {
   it("is a 503 in the envelope", async () => {
-    const gateway = createHttpApp({ name: "gateway", logger: false, readiness: async () => {} });
-    await gateway.register(async (api) => {
-      api.addHook("onRequest", authenticatedAs(null));
-      api.addHook("onRequest", authorize({ assertionSecret: secret }));
-      // Port 9 (discard) on loopback: nothing listens there.
-      await api.register(forwardRoutes, { upstreams: { "body-metrics": "http://127.0.0.1:9", nutrition: "http://127.0.0.1:9", workouts: "http://127.0.0.1:9", insights: "http://127.0.0.1:9", imports: "http://127.0.0.1:9" } });
-    });
+    // Port 9 (discard) on loopback: nothing listens there.
+    const gateway = await gatewayTo("http://127.0.0.1:9");
     try {
       const response = await gateway.inject({ method: "GET", url: "/api/weight" });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({ error: "a service is unavailable" });
     } finally {
       await gateway.close();
+    }
+  });
+
+  it("is a 503 in the envelope when it breaks off its answer half-way, with nothing of that answer sent", async () => {
+    const upstream = createServer((_request, response) => {
+      response.writeHead(201, { "content-type": "application/json", "content-length": "100" });
+      response.write('{"id":"');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const gateway = await gatewayTo(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+    try {
+      const response = await gateway.inject({ method: "GET", url: "/api/weight" });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ error: "a service is unavailable" });
+    } finally {
+      await gateway.close();
+      upstream.close();
     }
   });
 });

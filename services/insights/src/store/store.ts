@@ -50,9 +50,10 @@ export const createStore = (db: Database) => {
       return profileView(await prisma.profile.upsert({ where: { accountId }, create: { accountId, ...profile }, update: profile }));
     },
 
+    /** Every weigh-in's event lands here, so it runs on the driver, not the Prisma client (docs/decisions/0036-hot-paths-on-the-driver.md). */
     async addReading(accountId: string, reading: Reading) {
-      await prisma.$executeRaw`INSERT INTO weight_reading (id, account_id, ts, weight_kg)
-        VALUES (${reading.id}::uuid, ${accountId}::uuid, ${new Date(reading.ts)}, ${reading.weightKg}) ON CONFLICT (id) DO NOTHING`;
+      await db.query(Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg)
+        VALUES (${reading.id}::uuid, ${accountId}::uuid, ${new Date(reading.ts)}, ${reading.weightKg}) ON CONFLICT (id) DO NOTHING`);
     },
 
     async deleteReading(accountId: string, id: string) {
