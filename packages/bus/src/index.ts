@@ -17,8 +17,8 @@ export type {
   SubscribeOptions,
   Subscription,
 } from "./types.ts";
-export { createBus, type BusConfig } from "./create-bus.ts";
-export { connectNatsBus, type NatsBusConfig, type NatsCredentials } from "./nats/nats-bus.ts";
+export { connectNatsBus, createBus, type BusConfig } from "./create-bus.ts";
+export type { NatsBusConfig, NatsCredentials } from "./nats/nats-bus.ts";
 export { createInProcessBus, type InProcessBusConfig } from "./memory/in-process-bus.ts";
 export { createMemoryKeyValue } from "./memory/key-value.ts";
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.ts";

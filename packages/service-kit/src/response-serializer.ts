@@ -30,20 +30,25 @@ export const stringifyWith = (schema: z.ZodType): Stringify => {
   }
 };
 
+/** Each schema's serializer as routes get it, compiling on its first use. */
+const serializers = new WeakMap<z.ZodType, Stringify>();
+
 /**
  * Replies serialized by fast-json-stringify, compiled from each route's response schema (its output side as
  * JSON Schema): only the declared properties are written, so internal fields stay out as with zod's encode, at
  * a fraction of its cost on every reply (docs/decisions/0037-replies-serialized-from-their-json-schema.md). A
- * schema JSON Schema cannot express falls back to zod's serializer.
+ * schema JSON Schema cannot express falls back to zod's serializer. Compiled on a schema's first reply, not when
+ * Fastify starts: most routes answer nothing in a session, and compiling them all was ~0.1 s of the embedded
+ * start (docs/performance.md, "Embedded start").
  */
-export const responseSerializerCompiler = (route: SerializerCompiler) => {
+export const responseSerializerCompiler = (route: SerializerCompiler): Stringify => {
   const { schema } = route;
-  if (schema instanceof z.ZodType) {
-    try {
-      return compile(schema);
-    } catch {
-      // A transform or custom type: zod's own encode.
-    }
+  if (!(schema instanceof z.ZodType)) return zodSerializerCompiler(route) as Stringify;
+  let serializer = serializers.get(schema);
+  if (!serializer) {
+    let stringify: Stringify | undefined;
+    serializer = (data) => (stringify ??= stringifyWith(schema))(data);
+    serializers.set(schema, serializer);
   }
-  return zodSerializerCompiler(route);
+  return serializer;
 };
