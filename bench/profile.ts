@@ -8,6 +8,7 @@ import { runBenchmark } from "./support/cleanup.ts";
 import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
 import { measure, type LoadSpec } from "./support/load.ts";
+import { logSummary } from "./support/logs.ts";
 import { seedHistory } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
 
@@ -46,4 +47,5 @@ await runBenchmark(async () => {
   console.log(`${name}: ${JSON.stringify(figures)}`);
   const memory = await platform.memory();
   console.log(`RSS after the load: ${memory.map((m) => `${m.name} ${m.memory?.rssMb ?? "?"} MB`).join(", ")}`);
+  console.log(logSummary());
 });

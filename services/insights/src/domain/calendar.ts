@@ -6,3 +6,16 @@ export const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:
 export const dateOfDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 export const addDays = (date: string, days: number) => dateOfDay(dayNumber(date) + days);
+
+// One formatter per zone: building one costs a hundred times formatting with it (docs/performance.md).
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date "YYYY-MM-DD" of an instant in a time zone: the one rule for which local day a reading is on. */
+export const localDay = (ms: number, timeZone: string) => {
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(ms);
+};

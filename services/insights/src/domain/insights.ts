@@ -1,5 +1,5 @@
 import type { Insights, Profile, Targets, TrendNow } from "@fit/contracts";
-import { addDays } from "./calendar.ts";
+import { addDays, localDay } from "./calendar.ts";
 import { EXPENDITURE_WINDOW_DAYS, estimateExpenditure, type Profile as EstimateProfile } from "./expenditure.ts";
 import { suggestTargets } from "./targets.ts";
 import { goalDate, trendSeries, weeklyRate } from "./trend.ts";
@@ -9,31 +9,8 @@ const CHART_DAYS = 90;
 /** From this day on the read model is read: the estimate's window and the chart's, whichever is longer. */
 export const firstDayRead = (asOf: string) => addDays(asOf, -Math.max(EXPENDITURE_WINDOW_DAYS, CHART_DAYS));
 
-// One formatter per zone: building one costs a hundred times formatting with it, and a dashboard formats every
-// reading of the last 90 days (docs/performance.md).
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-const localDay = (ms: number, timeZone: string) => {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(ms);
-};
-
 /** Today in the profile's time zone: the day a request without a date is about. */
 export const todayIn = (timeZone: string, now = Date.now()) => localDay(now, timeZone);
-
-/** One reading a day, each day's mean in the profile's zone, oldest first: what the trend is computed from. */
-const dailyMeans = (readings: { ts: number; weightKg: number }[], timeZone: string) => {
-  const days = new Map<string, { sum: number; count: number }>();
-  for (const { ts, weightKg } of readings) {
-    const date = localDay(ts, timeZone);
-    const day = days.get(date) ?? { sum: 0, count: 0 };
-    days.set(date, { sum: day.sum + weightKg, count: day.count + 1 });
-  }
-  return [...days].map(([date, { sum, count }]) => ({ date, kg: sum / count })).sort((a, b) => a.date.localeCompare(b.date));
-};
 
 /** The profile as the estimates take it: unknown fields left out, so they fall back to their stand-ins. */
 const estimateProfile = (profile: Profile): EstimateProfile => ({
@@ -48,28 +25,31 @@ const kg2 = (kg: number) => Math.round(kg * 100) / 100;
 export interface InsightsInput {
   asOf: string;
   profile: Profile;
-  /** The readings from firstDayRead(asOf) on (later ones are left out here). */
-  readings: { ts: number; weightKg: number }[];
+  /**
+   * Each local day's mean weight in the profile's zone, oldest first, from the day before firstDayRead(asOf) on
+   * (later days are left out here): the read model's day rows (docs/decisions/0087-insights-weight-days.md).
+   */
+  days: { date: string; kg: number }[];
   intake: { date: string; kcal: number; counted: boolean }[];
   targets: Targets | null;
 }
 
-/** The trend from the readings up to `asOf`, its last point and its weekly rate. */
-const trendTo = ({ asOf, profile, readings }: Pick<InsightsInput, "asOf" | "profile" | "readings">) => {
-  const means = dailyMeans(readings, profile.timeZone).filter((day) => day.date <= asOf);
+/** The trend from the days up to `asOf`, its last point and its weekly rate. */
+const trendTo = ({ asOf, days }: Pick<InsightsInput, "asOf" | "days">) => {
+  const means = days.filter((day) => day.date <= asOf);
   const trend = trendSeries(means);
   return { means, trend, latest: trend.at(-1) ?? null, rate: weeklyRate(trend, asOf) };
 };
 
 /** The dashboard's part: the same trend weight and rate as `insightsOf`, without the estimate. */
-export const trendNowOf = (input: Pick<InsightsInput, "asOf" | "profile" | "readings">): TrendNow => {
+export const trendNowOf = (input: Pick<InsightsInput, "asOf" | "days">): TrendNow => {
   const { latest, rate } = trendTo(input);
   return { trendKg: latest && kg2(latest.trendKg), weeklyRateKg: rate && kg2(rate.kgPerWeek) };
 };
 
 /** Everything `GET /api/insights` answers, as of the day `asOf`, from the read model's rows. */
-export const insightsOf = ({ asOf, profile, readings, intake, targets }: InsightsInput): Insights => {
-  const { means, trend, latest, rate } = trendTo({ asOf, profile, readings });
+export const insightsOf = ({ asOf, profile, days: weightDays, intake, targets }: InsightsInput): Insights => {
+  const { means, trend, latest, rate } = trendTo({ asOf, days: weightDays });
   const chartFrom = addDays(asOf, -(CHART_DAYS - 1));
   const days = intake.filter((day) => day.date >= chartFrom && day.date <= asOf);
   const person = estimateProfile(profile);

@@ -24,6 +24,12 @@ export const refreshReadings = async (bus: Bus, store: Store, accountId: string,
 };
 
 /**
+ * Back-fills under way in this process, by account: the requests and events that meet a new account at once wait
+ * for one copy rather than each copying its history again, on the same rows (docs/decisions/0087-insights-weight-days.md).
+ */
+const copying = new Map<string, Promise<void>>();
+
+/**
  * The account's last BACKFILL_DAYS copied in from body-metrics and nutrition, once: an account with history from
  * before the read model existed (or before it first heard of the account) gets its insights from that history, not
  * only from the events since. Events and reads call it first; once an account is recorded it is one lookup.
@@ -34,7 +40,16 @@ export const refreshReadings = async (bus: Bus, store: Store, accountId: string,
  * by this process alone: a new account's every dashboard would otherwise copy 400 empty days again
  * (docs/performance.md), and its first event brings what it gains.
  */
-export const ensureBackfilled = async (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
+export const ensureBackfilled = (bus: Bus, store: Store, accountId: string, now = Date.now()) => {
+  let copy = copying.get(accountId);
+  if (!copy) {
+    copy = backfill(bus, store, accountId, now).finally(() => copying.delete(accountId));
+    copying.set(accountId, copy);
+  }
+  return copy;
+};
+
+const backfill = async (bus: Bus, store: Store, accountId: string, now: number) => {
   if (await store.isBackfilled(accountId)) return;
   await store.markBackfilled(accountId);
   // Up to a day ahead of the clock: a reading may be logged that far ahead (ADR 0064).

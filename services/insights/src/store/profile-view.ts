@@ -1,6 +1,6 @@
 import { defaultProfile, Profile } from "@fit/contracts";
 
-interface ProfileRow {
+export interface ProfileRow {
   heightCm: number | null;
   birthYear: number | null;
   sex: string | null;

@@ -1,14 +1,11 @@
 import { ping, runExclusively, type Database } from "@fit/db";
-import type { Profile } from "@fit/contracts";
+import { defaultProfile, type Profile } from "@fit/contracts";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import { accountData } from "./account-data.ts";
 import { profileView } from "./profile-view.ts";
+import { createWeightDays, type Reading } from "./weight-days.ts";
 
-export interface Reading {
-  id: string;
-  ts: number;
-  weightKg: number;
-}
+export type { Reading } from "./weight-days.ts";
 
 export interface IntakeTotals {
   date: string;
@@ -28,6 +25,7 @@ const REMEMBERED_ACCOUNTS = 50_000;
 
 export const createStore = (db: Database) => {
   const prisma = new PrismaClient({ adapter: db.adapter });
+  const weightDays = createWeightDays(db, prisma);
   // Once back-filled an account stays so until it is deleted (its id is never reused), so a replica that missed the
   // deletion only skips a back-fill that would find nothing. Oldest forgotten first when full.
   const backfilled = new Set<string>();
@@ -39,42 +37,29 @@ export const createStore = (db: Database) => {
   return {
     ping: () => ping(prisma),
     close: () => prisma.$disconnect(),
-    accountData: accountData(prisma, (accountId) => backfilled.delete(accountId)),
+    accountData: accountData(prisma, weightDays, (accountId) => backfilled.delete(accountId)),
     exclusively: <T>(name: string, fn: () => Promise<T>) => runExclusively(db, name, fn),
 
     async getProfile(accountId: string): Promise<Profile> {
       return profileView(await prisma.profile.findUnique({ where: { accountId } }));
     },
 
+    /** A changed zone regroups the account's readings into its days (docs/decisions/0087-insights-weight-days.md). */
     async replaceProfile(accountId: string, profile: Profile): Promise<Profile> {
-      return profileView(await prisma.profile.upsert({ where: { accountId }, create: { accountId, ...profile }, update: profile }));
+      const before = await prisma.profile.findUnique({ where: { accountId }, select: { timeZone: true } });
+      const stored = profileView(await prisma.profile.upsert({ where: { accountId }, create: { accountId, ...profile }, update: profile }));
+      if ((before?.timeZone ?? defaultProfile.timeZone) !== stored.timeZone) await weightDays.rebuild(accountId);
+      return stored;
     },
 
-    /** Every weigh-in's event lands here, so it runs on the driver, not the Prisma client (docs/decisions/0036-hot-paths-on-the-driver.md). */
-    async addReading(accountId: string, reading: Reading) {
-      await db.query(Prisma.sql`INSERT INTO weight_reading (id, account_id, ts, weight_kg)
-        VALUES (${reading.id}::uuid, ${accountId}::uuid, ${new Date(reading.ts)}, ${reading.weightKg}) ON CONFLICT (id) DO NOTHING`);
-    },
+    addReading: (accountId: string, reading: Reading) => weightDays.add(accountId, reading),
 
-    async deleteReading(accountId: string, id: string) {
-      await prisma.weightReading.deleteMany({ where: { accountId, id } });
-    },
+    deleteReading: (accountId: string, id: string) => weightDays.delete(accountId, id),
 
     /** The account's readings in [from, to) become exactly `readings`: a repair from body-metrics' answer. */
-    replaceReadings: (accountId: string, from: number, to: number, readings: Reading[]) =>
-      prisma.$transaction([
-        prisma.weightReading.deleteMany({ where: { accountId, ts: { gte: new Date(from), lt: new Date(to) } } }),
-        prisma.weightReading.createMany({
-          data: readings.map(({ id, ts, weightKg }) => ({ id, accountId, ts: new Date(ts), weightKg })),
-          skipDuplicates: true,
-        }),
-      ]),
+    replaceReadings: (accountId: string, from: number, to: number, readings: Reading[]) => weightDays.replace(accountId, from, to, readings),
 
-    /** Oldest first, from `from` on. */
-    async readingsSince(accountId: string, from: number): Promise<Reading[]> {
-      const rows = await prisma.weightReading.findMany({ where: { accountId, ts: { gte: new Date(from) } }, orderBy: { ts: "asc" } });
-      return rows.map(({ id, ts, weightKg }) => ({ id, ts: ts.getTime(), weightKg }));
-    },
+    weightDaysOf: weightDays.read,
 
     /**
      * The days in [from, to] become exactly `days` (a day without items or a mark is no row): after an item
