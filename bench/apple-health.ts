@@ -1,4 +1,4 @@
-// pnpm bench:apple-health [--mib 1024] [--upload-mib 64] [--years 10] [--no-crash]
+// pnpm bench:apple-health [--mib 1024] [--upload-mib 64] [--years 10] [--no-crash] [--zip]
 // An Apple Health export.xml over `--years` years (heart rate records every few minutes, as a watch writes them,
 // to reach the size; a weigh-in every day with its body fat every week, a waist measurement every week, 1 500
 // workouts with their statistics). First `--mib` MiB of it read by the imports service's reader (rootChildren +
@@ -10,6 +10,10 @@
 // 3. uploaded to another account with the imports service killed (SIGKILL) when half the rows are read and
 //    started again (skipped with --no-crash): it must end with the same counts, and the rows stored for the two
 //    accounts (weigh-ins, measurements, workouts: count and an MD5 of their fields) must be the same.
+// With --zip the upload is the export.zip a phone gives: the same export.xml as apple_health_export/export.xml and a
+// 45-minute GPX route for each workout (a point every 3 s, with elevation and heart rate) in workout-routes/, written
+// deflated with yazl as the XML is generated; the workouts' MD5 then covers the climb and moving time only a route
+// gives, and each must have its route stored.
 // The upload has no overall deadline, only the 60 s of silence a streamed upload may have (UPLOAD_IDLE_TIMEOUT_MS).
 // `pnpm build` first: the servers run their dist.
 import { createReadStream, createWriteStream } from "node:fs";
@@ -19,6 +23,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import yazl from "yazl";
+import { makeGpx, straightTrack } from "../packages/activity-files/test/support/activity-files.ts";
 import { APPLE_ROOT, appleRowOf } from "../services/imports/src/domain/apple-health.ts";
 import { rootChildren } from "../services/imports/src/domain/xml-elements.ts";
 import { APPLE_HEAD, APPLE_TAIL, appleRecord, appleWorkout, heartRate } from "../services/imports/test/support/apple-export.ts";
@@ -33,7 +39,7 @@ const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "--"),
   options: {
     mib: { type: "string", default: "1024" }, "upload-mib": { type: "string", default: "64" }, years: { type: "string", default: "10" },
-    "no-crash": { type: "boolean", default: false },
+    "no-crash": { type: "boolean", default: false }, zip: { type: "boolean", default: false },
   },
 });
 const readerMib = Number(values.mib);
@@ -48,6 +54,16 @@ const START = Date.UTC(2016, 0, 1, 6);
 const days = Math.round(years * 365.25);
 // A heart-rate record with its metadata is about 480 bytes: as many as fill the size, spread evenly over the days.
 const heartRatesPerDayOf = (size: number) => Math.max(24, Math.round((size * MIB) / 480 / days));
+const WORKOUT_EVERY = Math.max(1, Math.floor(days / WORKOUTS));
+/** Whether day `d` has a workout: every WORKOUT_EVERY days from the first, WORKOUTS of them. */
+const hasWorkout = (d: number) => d % WORKOUT_EVERY === 0 && d / WORKOUT_EVERY < WORKOUTS;
+const workoutStartOf = (d: number) => START + d * DAY + 10 * 3_600_000;
+const routeOf = (d: number) => `workout-routes/route_${d}.gpx`;
+
+/** Day `d`'s workout route: 8 km north in 45 minutes, a point every 3 s, a climb of 18 to 72 m that differs by day. */
+const routeGpx = (d: number) => makeGpx(straightTrack({
+  start: new Date(workoutStartOf(d)), points: 901, stepM: 8000 / 900, stepS: 3, startEle: 30 + (d % 50), climbPerStepM: 0.02 + (d % 7) / 100, hr: 148,
+}));
 
 let counts = { elements: 0, weighIns: 0, bodyFat: 0, waist: 0, workouts: 0, heartRates: 0 };
 
@@ -73,8 +89,8 @@ async function* exportXml(heartRatesPerDay: number): AsyncGenerator<Buffer> {
       add(appleRecord("WaistCircumference", "cm", (84 + Math.sin(d / 90)).toFixed(1), day, 60));
       counts.waist++;
     }
-    if (counts.workouts < WORKOUTS && d % Math.max(1, Math.floor(days / WORKOUTS)) === 0) {
-      add(appleWorkout({ type: d % 2 ? "Running" : "Cycling", startMs: day + 10 * 3_600_000, minutes: 45, distance: { value: 8, unit: "km" }, energy: { value: 450, unit: "kcal" }, hr: { avg: 148, max: 172 }, route: `workout-routes/route_${d}.gpx` }));
+    if (hasWorkout(d)) {
+      add(appleWorkout({ type: d % 2 ? "Running" : "Cycling", startMs: workoutStartOf(d), minutes: 45, distance: { value: 8, unit: "km" }, energy: { value: 450, unit: "kcal" }, hr: { avg: 148, max: 172 }, route: routeOf(d) }));
       counts.workouts++;
     }
     for (let h = 0; h < heartRatesPerDay; h++) {
@@ -90,6 +106,33 @@ async function* exportXml(heartRatesPerDay: number): AsyncGenerator<Buffer> {
   parts.push(APPLE_TAIL);
   yield Buffer.from(parts.join(""));
 }
+
+/**
+ * export.zip as a phone gives it, written to `path`: export.xml deflated as it is generated, then each workout's
+ * route, each made only when yazl reaches it. Returns the inflated sizes of the XML and of the routes together.
+ */
+const writeExportZip = async (path: string, heartRatesPerDay: number) => {
+  const zip = new yazl.ZipFile();
+  const inflated = { xml: 0, routes: 0 };
+  const xml = async function* () {
+    for await (const piece of exportXml(heartRatesPerDay)) {
+      inflated.xml += piece.length;
+      yield piece;
+    }
+  };
+  zip.addReadStream(Readable.from(xml()), "apple_health_export/export.xml");
+  for (let d = 0; d < days; d++) {
+    if (!hasWorkout(d)) continue;
+    zip.addReadStreamLazy(`apple_health_export/${routeOf(d)}`, (give) => {
+      const gpx = Buffer.from(routeGpx(d));
+      inflated.routes += gpx.length;
+      give(null, Readable.from([gpx]));
+    });
+  }
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(path));
+  return inflated;
+};
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -139,7 +182,10 @@ const storedOf = (databaseUrl: string, accountId: string) =>
     return {
       weighIns: await digest("body_metrics.weight_reading", "extract(epoch FROM ts), weight_kg, body_fat_pct, source, external_id", "ts, external_id"),
       measurements: await digest("body_metrics.measurement", "extract(epoch FROM ts), site, value_cm, source, external_id", "ts, external_id"),
-      workouts: await digest("workouts.workout", "extract(epoch FROM started_at), activity_type, source, external_id, duration_s, distance_m, energy_kcal, avg_hr, max_hr", "started_at, external_id"),
+      // The climb and moving time come only from a route (export.zip's workout-routes/), the rest from export.xml.
+      workouts: await digest("workouts.workout", "extract(epoch FROM started_at), activity_type, source, external_id, duration_s, moving_duration_s, distance_m, elevation_gain_m, energy_kcal, avg_hr, max_hr", "started_at, external_id"),
+      routes: await digest("workouts.workout_route JOIN workouts.workout ON id = workout_id", "extract(epoch FROM started_at), segments, splits", "started_at, external_id"),
+      climbs: (await client.query<{ n: number }>("SELECT count(elevation_gain_m)::int AS n FROM workouts.workout WHERE account_id = $1", [accountId])).rows[0]!.n,
     };
   });
 
@@ -152,19 +198,27 @@ await runBenchmark(async () => {
   // Written to a file first, so the upload goes as fast as the platform takes it.
   const dir = await mkdtemp(join(tmpdir(), "fit-apple-"));
   onCleanup(() => rm(dir, { recursive: true, force: true }));
-  const path = join(dir, "export.xml");
+  const name = values.zip ? "export.zip" : "export.xml";
+  const path = join(dir, name);
   const heartRatesPerDay = heartRatesPerDayOf(mib);
-  await pipeline(Readable.from(exportXml(heartRatesPerDay)), createWriteStream(path));
+  const zipStarted = performance.now();
+  let inflated: Awaited<ReturnType<typeof writeExportZip>> | null = null;
+  if (values.zip) inflated = await writeExportZip(path, heartRatesPerDay);
+  else await pipeline(Readable.from(exportXml(heartRatesPerDay)), createWriteStream(path));
   const bytes = (await stat(path)).size;
+  const xmlBytes = inflated?.xml ?? bytes;
   const generated = { ...counts };
   const wanted = generated.weighIns + generated.bodyFat + generated.waist + generated.workouts;
-  console.log(`Apple Health export.xml: ${round(bytes / MIB)} MiB over ${years} years, ${heartRatesPerDay} heart-rate records a day`);
+  console.log(`Apple Health export.xml: ${round(xmlBytes / MIB)} MiB over ${years} years, ${heartRatesPerDay} heart-rate records a day`);
+  if (inflated) {
+    console.log(`export.zip: ${round(bytes / MIB)} MiB (export.xml ${round(xmlBytes / MIB)} MiB and ${generated.workouts} routes of ${round(inflated.routes / MIB)} MiB inflated), written in ${round((performance.now() - zipStarted) / 1000)} s`);
+  }
   console.log(`${generated.elements} elements (${generated.heartRates} heart rate, ${generated.weighIns} weigh-ins, ${generated.bodyFat} body fat, ${generated.waist} waist, ${generated.workouts} workouts)`);
 
   const upload = async (key: string) => {
-    const response = await fetch(`${platform.gatewayUrl}/api/imports?name=export.xml`, {
+    const response = await fetch(`${platform.gatewayUrl}/api/imports?name=${name}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/xml" },
+      headers: { authorization: `Bearer ${key}`, "content-type": values.zip ? "application/zip" : "application/xml" },
       body: Readable.toWeb(createReadStream(path, { highWaterMark: 1024 * 1024 })) as ReadableStream,
       duplex: "half",
     });
@@ -210,9 +264,12 @@ await runBenchmark(async () => {
   const rows = first.counts["read"] ?? 0;
   const growth = (peak - idle) / 1.048576;
   console.log(`\n1. upload ${round(uploadS)} s (${round(bytes / MIB / uploadS)} MiB/s); read ${round(readS)} s: ${first.state}${first.error ? ` (${first.error})` : ""}`);
-  console.log(`${round(rows / readS)} rows/s, ${round(generated.elements / readS)} elements/s, ${round(bytes / MIB / readS)} MiB/s; counts ${JSON.stringify(first.counts)}`);
+  console.log(`${round(rows / readS)} rows/s, ${round(generated.elements / readS)} elements/s, ${round(xmlBytes / MIB / readS)} MiB of XML/s; counts ${JSON.stringify(first.counts)}`);
   console.log(`kinds ${JSON.stringify(first.kinds)}`);
   console.log(`imports RSS ${idle} MB idle, ${uploadPeak} MB at most by the upload's end, ${peak} MB at most: +${round(growth)} MiB  ${growth < 200 ? "PASS" : "MISS"} (aim < 200 MiB)`);
+  const storedA = await storedOf(db.url, a.accountId);
+  const routesWanted = values.zip ? generated.workouts : 0;
+  console.log(`stored ${JSON.stringify(storedA)}; routes and climbs ${storedA.routes.n} and ${storedA.climbs} of ${routesWanted} the upload holds  ${storedA.routes.n === routesWanted && storedA.climbs === routesWanted ? "PASS" : "MISS"}`);
 
   // 2. The same file again: nothing new.
   const againStarted = performance.now();
@@ -235,7 +292,7 @@ await runBenchmark(async () => {
       },
     });
     const crashS = (performance.now() - crashStarted) / 1000;
-    const [storedA, storedB] = [await storedOf(db.url, a.accountId), await storedOf(db.url, b.accountId)];
+    const storedB = await storedOf(db.url, b.accountId);
     const sameCounts = JSON.stringify(crashed.counts) === JSON.stringify(first.counts) && JSON.stringify(crashed.kinds) === JSON.stringify(first.kinds);
     const sameRows = JSON.stringify(storedA) === JSON.stringify(storedB);
     console.log(`\n3. killed (SIGKILL) at ${round(killedAt)} s, restarted; ${crashed.state} after ${round(crashS)} s; counts ${JSON.stringify(crashed.counts)}`);
@@ -245,9 +302,9 @@ await runBenchmark(async () => {
   }
 
   const results = {
-    mib: bytes / MIB, years, generated, uploadSeconds: uploadS, readSeconds: readS, state: first.state, error: first.error,
+    mib: bytes / MIB, zip: inflated && { mib: bytes / MIB, xmlMib: xmlBytes / MIB, routesMib: inflated.routes / MIB }, years, generated, stored: storedA, uploadSeconds: uploadS, readSeconds: readS, state: first.state, error: first.error,
     counts: first.counts, kinds: first.kinds, rowsPerSecond: rows / readS, elementsPerSecond: generated.elements / readS,
-    mibPerSecond: bytes / MIB / readS, importsRssMb: { idle, uploadPeak, peak }, rssGrowthMib: growth,
+    mibPerSecond: xmlBytes / MIB / readS, importsRssMb: { idle, uploadPeak, peak }, rssGrowthMib: growth,
     again: { state: again.state, created: againCreated, seconds: againS }, crash,
   };
   console.log(`\nresults: ${await writeResults("apple-health", { at: new Date().toISOString(), machine: machine(), reader, upload: results })}`);
