@@ -1,25 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { defaultProfile } from "@fit/contracts";
-import { migrate, openDatabase, servicePrisma, type Database } from "@fit/db";
+import { storeOnMemoryDatabase } from "@fit/testing";
 import { insightsDatabase } from "../../src/app.ts";
 import { localDay } from "../../src/domain/calendar.ts";
 import { Prisma } from "../../src/store/generated/client.ts";
-import { createStore, type Reading, type Store } from "../../src/store/store.ts";
+import { createStore, type Reading } from "../../src/store/store.ts";
 
-const { schema, prismaDir } = insightsDatabase;
-let db: Database;
-let store: Store;
-
-beforeAll(async () => {
-  db = await openDatabase({ schema, dataDir: "memory://" });
-  await migrate(db, servicePrisma(prismaDir));
-  store = createStore(db);
-});
-afterAll(async () => {
-  await store?.close();
-  await db?.close();
-});
+const memory = storeOnMemoryDatabase(insightsDatabase, createStore);
 
 const HOUR_MS = 3_600_000;
 const START = Date.parse("2026-08-01T00:00:00Z");
@@ -40,25 +28,25 @@ const expectedDays = (readings: Iterable<Reading>, timeZone: string) => {
 const readingsFrom = (first: number, count: number): Reading[] =>
   Array.from({ length: count }, (_, i) => ({ id: randomUUID(), ts: START + (first + i) * 5 * HOUR_MS, weightKg: 70 + ((first + i) % 13) * 0.25 }));
 
-const daysOf = async (accountId: string) => (await store.weightDaysOf(accountId, FROM, TO)).days;
+const daysOf = async (accountId: string) => (await memory.store.weightDaysOf(accountId, FROM, TO)).days;
 
 describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () => {
   it("follow adds, a redelivered add, deletes and a repair, and answer what grouping the readings answers", async () => {
     const accountId = randomUUID();
     const kept = new Map<string, Reading>();
     for (const reading of readingsFrom(0, 200)) {
-      await store.addReading(accountId, reading);
+      await memory.store.addReading(accountId, reading);
       kept.set(reading.id, reading);
     }
     const first = [...kept.values()][0]!;
-    await store.addReading(accountId, first);
+    await memory.store.addReading(accountId, first);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
 
     for (const id of [...kept.keys()].filter((_, i) => i % 3 === 0)) {
-      await store.deleteReading(accountId, id);
+      await memory.store.deleteReading(accountId, id);
       kept.delete(id);
     }
-    await store.deleteReading(accountId, randomUUID());
+    await memory.store.deleteReading(accountId, randomUUID());
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
 
     // A repair of [reading 50, reading 150): some stay, some go, one moves within the range, new ones come.
@@ -69,24 +57,24 @@ describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () 
       { ...inRange[1]!, ts: inRange[1]!.ts + HOUR_MS, weightKg: 90 },
       ...readingsFrom(60, 30).map((r) => ({ ...r, ts: r.ts + 2 * HOUR_MS })),
     ];
-    await store.replaceReadings(accountId, from, to, answer);
+    await memory.store.replaceReadings(accountId, from, to, answer);
     for (const r of inRange) kept.delete(r.id);
     for (const r of answer) kept.set(r.id, r);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
 
     // The same answer again changes nothing.
-    await store.replaceReadings(accountId, from, to, answer);
+    await memory.store.replaceReadings(accountId, from, to, answer);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
   });
 
   it("regroup every reading when the profile's zone changes, and in the new zone from then on", async () => {
     const accountId = randomUUID();
     const kept = readingsFrom(0, 150);
-    for (const reading of kept) await store.addReading(accountId, reading);
+    for (const reading of kept) await memory.store.addReading(accountId, reading);
     for (const timeZone of ["Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu"]) {
-      await store.replaceProfile(accountId, { ...defaultProfile, timeZone });
+      await memory.store.replaceProfile(accountId, { ...defaultProfile, timeZone });
       const more = readingsFrom(kept.length, 10);
-      for (const reading of more) await store.addReading(accountId, reading);
+      for (const reading of more) await memory.store.addReading(accountId, reading);
       kept.push(...more);
       expect(await daysOf(accountId)).toEqual(expectedDays(kept, timeZone));
     }
@@ -95,23 +83,23 @@ describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () 
   it("are regrouped at the next read when another process changed the zone, or when the readings predate them", async () => {
     const accountId = randomUUID();
     const kept = readingsFrom(0, 100);
-    for (const reading of kept) await store.addReading(accountId, reading);
+    for (const reading of kept) await memory.store.addReading(accountId, reading);
     // A zone written behind this store's back, as another replica's or an older version's write would leave it.
-    await db.query(Prisma.sql`INSERT INTO profile (account_id, units, time_zone, first_day_of_week, updated_at)
+    await memory.db.query(Prisma.sql`INSERT INTO profile (account_id, units, time_zone, first_day_of_week, updated_at)
       VALUES (${accountId}::uuid, 'metric', 'Asia/Tokyo', 'monday', now())`);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept, "Asia/Tokyo"));
 
-    await db.query(Prisma.sql`UPDATE weight_reading SET day = NULL WHERE account_id = ${accountId}::uuid`);
-    await db.query(Prisma.sql`DELETE FROM weight_day WHERE account_id = ${accountId}::uuid`);
-    await db.query(Prisma.sql`UPDATE weight_day_zone SET time_zone = '' WHERE account_id = ${accountId}::uuid`);
+    await memory.db.query(Prisma.sql`UPDATE weight_reading SET day = NULL WHERE account_id = ${accountId}::uuid`);
+    await memory.db.query(Prisma.sql`DELETE FROM weight_day WHERE account_id = ${accountId}::uuid`);
+    await memory.db.query(Prisma.sql`UPDATE weight_day_zone SET time_zone = '' WHERE account_id = ${accountId}::uuid`);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept, "Asia/Tokyo"));
   });
 
   it("go with the account's erasure, and start afresh at its next reading", async () => {
     const accountId = randomUUID();
-    for (const reading of readingsFrom(0, 20)) await store.addReading(accountId, reading);
-    await store.accountData.deleteAccount(accountId);
-    const left = await db.query<{ n: number }>(Prisma.sql`SELECT
+    for (const reading of readingsFrom(0, 20)) await memory.store.addReading(accountId, reading);
+    await memory.store.accountData.deleteAccount(accountId);
+    const left = await memory.db.query<{ n: number }>(Prisma.sql`SELECT
       (SELECT count(*) FROM weight_day WHERE account_id = ${accountId}::uuid)::int +
       (SELECT count(*) FROM weight_day_zone WHERE account_id = ${accountId}::uuid)::int +
       (SELECT count(*) FROM weight_reading WHERE account_id = ${accountId}::uuid)::int AS n`);
@@ -119,7 +107,7 @@ describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () 
     expect(await daysOf(accountId)).toEqual([]);
 
     const again = readingsFrom(40, 5);
-    for (const reading of again) await store.addReading(accountId, reading);
+    for (const reading of again) await memory.store.addReading(accountId, reading);
     expect(await daysOf(accountId)).toEqual(expectedDays(again, "UTC"));
   });
 });
