@@ -36,8 +36,10 @@ const ensureConsumer = async (jsm: JetStreamManager, def: EventDef, durable: str
 
 /**
  * Pulls in a loop, one event at a time per replica; replicas on the same durable share its events because the
- * server hands each pulled message to one of them. The ack waits for the server's confirmation, so "handled"
- * is only reported once the server knows it.
+ * server hands each pulled message to one of them. The ack is sent without waiting for the server's confirmation:
+ * a confirmed ack cost each event another request and reply on both sides (docs/performance.md), and an ack that
+ * is lost only brings the event back after ack_wait, which every handler takes as a repeat
+ * (docs/decisions/0005-recompute-not-increment.md).
  */
 export const consume = async <E extends EventDef>(
   js: JetStreamClient,
@@ -55,7 +57,7 @@ export const consume = async <E extends EventDef>(
   const settle = async (m: JsMsg) => {
     const headers = m.headers ? fromNatsHeaders(m.headers) : {};
     const outcome = await deliver(def, durable, handler, sc.decode(m.data), headers, m.info.deliveryCount, opts, logger, { working: () => m.working() });
-    if (outcome.kind === "ack") await m.ackAck();
+    if (outcome.kind === "ack") m.ack();
     else if (outcome.kind === "retry") m.nak(outcome.delayMs);
     else m.term();
   };
