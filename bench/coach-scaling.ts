@@ -17,8 +17,7 @@ import { onCleanup, runBenchmark } from "./support/cleanup.ts";
 import { LOAD_CPU, pinForRun, SERVER_CPU } from "./support/cpu.ts";
 import { createBenchDatabase } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
-import { clean, measure, type LoadFigures, type LoadSpec, type Watched } from "./support/load.ts";
-import { cpuMsOf } from "./support/proc.ts";
+import { clean, cpuDuring, measure, type LoadFigures, type LoadSpec } from "./support/load.ts";
 import { aimTable, benchOptions, fixed, phaseTable, table, writeResults, type Aim } from "./support/report.ts";
 import { startPlatform, type Placement, type Platform } from "./support/services.ts";
 import { median, percentile } from "./support/stats.ts";
@@ -156,15 +155,6 @@ const withAgentLoad = async <T>(platform: Platform, keys: string[], callers: num
   return { result, agent: { callers, coachReplicas: platform.coaches(), ...agents.rates(from, to) } };
 };
 
-/** CPU time (ms) each server process spends while `work` runs. */
-const cpuSpent = async (pids: Watched, work: () => Promise<unknown>) => {
-  const cpu = () => Promise.all(Object.values(pids).map(cpuMsOf));
-  const before = await cpu();
-  await work();
-  const after = await cpu();
-  return Object.fromEntries(Object.keys(pids).map((name, i) => [name, after[i]! - before[i]!]));
-};
-
 /** Share of one core that `cpuMs` of CPU over `seconds` is: the servers but the coach are pinned to one core. */
 const corePercent = (cpuMs: number, seconds: number) => (cpuMs / (seconds * 1000)) * 100;
 
@@ -201,7 +191,7 @@ await runBenchmark(async () => {
 
   // With the server CPU the agent traffic takes on its own: what the loaded weight phase has to share its core with.
   const scaling = async () => {
-    const { result: spent, agent } = await withAgentLoad(platform, agentKeys, SCALING_CALLERS, () => cpuSpent(platform.pids, () => sleep(SCALING_SECONDS * 1000)));
+    const { result: spent, agent } = await withAgentLoad(platform, agentKeys, SCALING_CALLERS, async () => (await cpuDuring(platform.pids, () => sleep(SCALING_SECONDS * 1000))).spentMs);
     const perSec = Object.fromEntries(Object.entries(spent).map(([name, ms]) => [name, ms / SCALING_SECONDS]));
     return { ...agent, serverCpuMsPerSec: sum(Object.entries(perSec).filter(([name]) => onServerCpu(name)).map(([, ms]) => ms)), cpuMsPerSecByProcess: perSec };
   };

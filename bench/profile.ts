@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
-import { measure, type LoadSpec } from "./support/load.ts";
+import { measure, SHARED_SERVERS, type LoadSpec } from "./support/load.ts";
 import { logSummary } from "./support/logs.ts";
 import { seedHistory } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
@@ -43,7 +43,7 @@ await runBenchmark(async () => {
   };
   const path = paths[name];
   if (!path) throw new Error(`unknown path ${name}: one of ${Object.keys(paths).join(", ")}`);
-  const figures = await measure({ ...path, connections: Number(values.connections), duration: Number(values.duration) }, 2, platform.pids);
+  const figures = await measure({ ...path, connections: Number(values.connections), duration: Number(values.duration) }, 2, { ...platform.pids, ...SHARED_SERVERS });
   console.log(`${name}: ${JSON.stringify(figures)}`);
   const memory = await platform.memory();
   console.log(`RSS after the load: ${memory.map((m) => `${m.name} ${m.memory?.rssMb ?? "?"} MB`).join(", ")}`);

@@ -9,7 +9,7 @@ import { scopes } from "@fit/contracts";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinForRun } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, withClient } from "./support/database.ts";
-import { clean, measure, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
+import { clean, measure, SHARED_SERVERS, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
 import { machine } from "./support/machine.ts";
 import { memoryOf } from "./support/proc.ts";
 import { benchOptions, fixed, phaseTable, table, writeResults } from "./support/report.ts";
@@ -65,7 +65,7 @@ await runBenchmark(async () => {
   const phases: Record<string, LoadFigures> = {};
   const phase = async (name: string, spec: Spec) => {
     await untilQuiet(platform.pids);
-    return (phases[name] = await measure({ ...spec, connections: opts.connections, duration: opts.duration }, opts.warmup, platform.pids));
+    return (phases[name] = await measure({ ...spec, connections: opts.connections, duration: opts.duration }, opts.warmup, { ...platform.pids, ...SHARED_SERVERS }));
   };
   const round = async (label: string, withLong: boolean) => ({
     post: await phase(`POST /api/weight, one account (${label})`, load.postWeight(ordinary.key)),

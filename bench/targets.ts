@@ -10,7 +10,7 @@ import { runBenchmark } from "./support/cleanup.ts";
 import { pinForRun } from "./support/cpu.ts";
 import { countOf, createBenchDatabase, waitUntil, withClient } from "./support/database.ts";
 import { logSummary } from "./support/logs.ts";
-import { clean, measure, QUIET_MAX_MS, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
+import { clean, measure, QUIET_MAX_MS, SHARED_SERVERS, untilQuiet, type LoadFigures, type LoadSpec } from "./support/load.ts";
 import { machine } from "./support/machine.ts";
 import { benchOptions, fixed, phaseTable, table, writeResults } from "./support/report.ts";
 import { HISTORY, seedHistory } from "./support/seed.ts";
@@ -118,7 +118,7 @@ await runBenchmark(async () => {
   }
 
   const phases: Record<string, LoadFigures> = {};
-  const watched = { ...platform.pids, baseline: baseline.pid };
+  const watched = { ...platform.pids, baseline: baseline.pid, ...SHARED_SERVERS };
   // Each phase starts on an idle platform: after the food writes, nutrition's roll-up consumer worked through
   // their events for seconds and took the server core from the bare select that came next.
   const busyStarts: string[] = [];

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { trackChild } from "./cleanup.ts";
 import { LOAD_CPU, pinned } from "./cpu.ts";
-import { cpuMsOf } from "./proc.ts";
+import { cpuSample, cpuSpent, type CpuOwner } from "./proc.ts";
 import { runWrk, wrkAvailable } from "./wrk.ts";
 
 export interface LoadSpec {
@@ -45,8 +45,24 @@ export interface LoadFigures {
   latencies?: number[];
 }
 
-/** Server processes whose CPU time a measured run accounts for, by name. */
-export type Watched = Record<string, number>;
+/**
+ * Server processes whose CPU time a measured run accounts for, by name: the platform's and the bare server's pids,
+ * and PostgreSQL's and NATS's processes by command, so the database and broker work a request causes is counted.
+ */
+export type Watched = Record<string, CpuOwner>;
+
+/** PostgreSQL and NATS, every process of each: what the database and broker do for a request is its cost too. */
+export const SHARED_SERVERS: Watched = { postgres: "postgres", nats: "nats-server" };
+
+const sampleCpu = (watched: Watched) => Promise.all(Object.values(watched).map(cpuSample));
+
+/** What `work` gives, and the CPU time (ms) each watched server spent while it ran. */
+export const cpuDuring = async <T>(watched: Watched, work: () => Promise<T>) => {
+  const before = await sampleCpu(watched);
+  const result = await work();
+  const after = await sampleCpu(watched);
+  return { result, spentMs: Object.fromEntries(Object.keys(watched).map((name, i) => [name, cpuSpent(before[i]!, after[i]!)])) };
+};
 
 const workers = {
   closed: fileURLToPath(new URL("./autocannon-worker.ts", import.meta.url)),
@@ -84,13 +100,10 @@ export const measure = async (spec: LoadSpec, warmupSeconds: number, watched: Wa
   // A steady-rate run warms up in its own sender, so its measured requests reuse the warm-up's connections.
   const steady = spec.ratePerSec !== undefined;
   if (warmupSeconds > 0 && !steady) await runLoad({ ...spec, duration: warmupSeconds });
-  const cpu = () => Promise.all(Object.values(watched).map(cpuMsOf));
-  const before = await cpu();
-  const figures = await runLoad(steady ? { ...spec, warmupSeconds } : spec);
-  const spent = (await cpu()).map((ms, i) => ms - before[i]!);
+  const { result: figures, spentMs } = await cpuDuring(watched, () => runLoad(steady ? { ...spec, warmupSeconds } : spec));
   // The CPU time spans a steady run's warm-up too, sent at the same rate.
   const requests = figures.requests + (steady ? Math.round((spec.ratePerSec ?? 0) * warmupSeconds) : 0);
-  const perRequest = Object.keys(watched).map((name, i) => [name, Math.round((spent[i]! / requests) * 100) / 100]);
+  const perRequest = Object.entries(spentMs).map(([name, ms]) => [name, Math.round((ms / requests) * 100) / 100]);
   return { ...figures, cpuMsPerRequest: Object.fromEntries(perRequest) };
 };
 
@@ -107,12 +120,11 @@ export const QUIET_MAX_MS = 30_000;
  */
 export const untilQuiet = async (watched: Watched): Promise<boolean> => {
   const started = performance.now();
-  const total = async () => (await Promise.all(Object.values(watched).map(cpuMsOf))).reduce((a, b) => a + b, 0);
-  let before = await total();
+  let before = await sampleCpu(watched);
   while (performance.now() - started < QUIET_MAX_MS) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
-    const now = await total();
-    if (now - before < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return true;
+    const now = await sampleCpu(watched);
+    if (now.reduce((sum, after, i) => sum + cpuSpent(before[i]!, after), 0) < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return true;
     before = now;
   }
   return false;
