@@ -122,8 +122,12 @@ await runBenchmark(async () => {
   // Each phase starts on an idle platform: after the food writes, nutrition's roll-up consumer worked through
   // their events for seconds and took the server core from the bare select that came next.
   const busyStarts: string[] = [];
+  // What the platform still owed the phase before (events behind at 50 connections): a write phase's req/s leaves it out.
+  const settling: Record<string, number> = {};
   const phase = async (name: string, spec: LoadSpec, warmupSeconds: number) => {
-    if (!(await untilQuiet(watched))) busyStarts.push(name);
+    const waitedMs = await untilQuiet(watched);
+    if (waitedMs === null) busyStarts.push(name);
+    else if (waitedMs > 5_000) settling[name] = Math.round(waitedMs / 100) / 10;
     return (phases[name] = await measure(spec, warmupSeconds, watched));
   };
   const saturated = (name: string, spec: Omit<LoadSpec, "connections" | "duration">) =>
@@ -190,6 +194,7 @@ await runBenchmark(async () => {
   console.log(`\nseeded account: ${HISTORY.weighIns} weigh-ins in ${HISTORY.weighInDays} days, ${HISTORY.measurements} measurements, ${HISTORY.foodItems} food items over ${HISTORY.foodDays} days`);
   console.log(`POST phases stored ${levelled.postedReadings.gateway} (gateway) / ${levelled.postedReadings.baseline} (bare) readings; both topped up to ${levelled.readingsForGet} for GET; outbox drained in ${levelled.outboxDrainMs === null ? "> 60 s" : `${fixed(levelled.outboxDrainMs / 1000)} s`}\n`);
   console.log(phaseTable(phases));
+  if (Object.keys(settling).length) console.log(`waited for an idle platform before: ${Object.entries(settling).map(([name, s]) => `${name} ${s} s`).join("; ")}`);
   if (busyStarts.length) console.log(`(!) not idle after ${QUIET_MAX_MS / 1000} s, measured anyway: ${busyStarts.join("; ")}`);
   console.log(`\nembedded ${embedded.command}: ready in ${fixed(embedded.fresh.readyMs / 1000)} s fresh / ${fixed(embedded.existing.readyMs / 1000)} s on its data ` +
     `(the node process alone: ${fixed(embedded.fresh.nodeReadyMs / 1000)} / ${fixed(embedded.existing.nodeReadyMs / 1000)} s; ` +
@@ -199,7 +204,7 @@ await runBenchmark(async () => {
   console.log(`\n${table([["machine", ""], ...Object.entries(machine()).map(([k, v]) => [k, String(v)])])}`);
   console.log(`\n${logSummary()}`);
 
-  const results = { at: new Date().toISOString(), machine: machine(), options: opts, pinning, history: HISTORY, levelled, phases, busyStarts, embedded, targets: verdicts };
+  const results = { at: new Date().toISOString(), machine: machine(), options: opts, pinning, history: HISTORY, levelled, phases, settling, busyStarts, embedded, targets: verdicts };
   const file = await writeResults(opts.check ? "check" : "targets", results, "latest");
   console.log(`\nresults: ${file}`);
   const missed = verdicts.filter((v) => v.verdict !== "PASS" && v.verdict !== "AIM");

@@ -110,24 +110,28 @@ export const measure = async (spec: LoadSpec, warmupSeconds: number, watched: Wa
 /** Below this share of one core, all watched processes together, the platform counts as idle. */
 const QUIET_CORE_SHARE = 0.05;
 const QUIET_WINDOW_MS = 500;
-/** How long a phase waits for an idle platform before it runs on a busy one. */
-export const QUIET_MAX_MS = 30_000;
+/**
+ * How long a phase waits for an idle platform before it runs on a busy one. 30 s was too short once PostgreSQL
+ * was watched: after 50 connections of food writes, the consumers' backlog took longer, and the bare select
+ * measured beside it came out slow.
+ */
+export const QUIET_MAX_MS = 120_000;
 
 /**
  * Waits until the watched processes are idle (a consumer still working through the events of the phase before,
- * an outbox draining), so a phase measures its own load only, not the tail of the last one. False when they
- * were still busy after QUIET_MAX_MS: the phase then runs on a busy platform.
+ * an outbox draining), so a phase measures its own load only, not the tail of the last one. The ms it waited, or
+ * null when they were still busy after QUIET_MAX_MS: the phase then runs on a busy platform.
  */
-export const untilQuiet = async (watched: Watched): Promise<boolean> => {
+export const untilQuiet = async (watched: Watched): Promise<number | null> => {
   const started = performance.now();
   let before = await sampleCpu(watched);
   while (performance.now() - started < QUIET_MAX_MS) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const now = await sampleCpu(watched);
-    if (now.reduce((sum, after, i) => sum + cpuSpent(before[i]!, after), 0) < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return true;
+    if (now.reduce((sum, after, i) => sum + cpuSpent(before[i]!, after), 0) < QUIET_WINDOW_MS * QUIET_CORE_SHARE) return performance.now() - started;
     before = now;
   }
-  return false;
+  return null;
 };
 
 /** Every request answered 2xx: otherwise the phase measured failures, not the path. */
