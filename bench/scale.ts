@@ -81,8 +81,8 @@ await runBenchmark(async () => {
   const rows = await withClient(db.url, async (client) => {
     await seedAccounts(client, ACCOUNTS, today);
     await seedYears(client, long.accountId, today, YEARS);
-    // A database of this size in use has been vacuumed since its rows came: without it, autovacuum took the server
-    // core from the phases measured right after the seeding (the dashboard measured 1.9x its empty-database p50).
+    // A database of this size in use has been vacuumed since its rows came: without it, autovacuum of ten million
+    // fresh rows runs on the server core during the phases measured right after the seeding.
     await client.query("VACUUM (ANALYZE)");
     const of = (table: string) => countOf(client, `SELECT count(*) AS n FROM ${table} WHERE account_id = $1`, [long.accountId]);
     return {

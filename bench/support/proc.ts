@@ -19,7 +19,7 @@ export const memoryOf = async (pid: number): Promise<Memory | null> => {
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 /** CPU time (user + system, all threads) a process has used so far, in ms, from /proc/<pid>/stat. */
-export const cpuMsOf = async (pid: number): Promise<number> => {
+const cpuMsOf = async (pid: number): Promise<number> => {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
   if (!stat) return NaN;
   // Fields after "(comm)" start at field 3 (state); utime and stime are fields 14 and 15.
