@@ -58,6 +58,18 @@ export const eventFailureContract = (ctx: ContractContext): void => {
     await waitFor(() => calls >= 2, 3_000);
   });
 
+  // The ack is sent without waiting for the server's confirmation (docs/performance.md): it must still arrive.
+  it("does not hand an acknowledged event out again once ackWaitMs has passed", async () => {
+    const def = eventDef(ctx);
+    const bus = await ctx.harness.open([def]);
+    let calls = 0;
+    await bus.subscribe(def, ctx.names.durable("d"), async () => void calls++, { ...fast, ackWaitMs: 300 });
+    await bus.publish(def.subject, envelopeFor(def, { grams: 1 }));
+    await waitFor(() => calls === 1);
+    await sleep(1_000);
+    expect(calls).toBe(1);
+  });
+
   it("keeps an event with the handler that says it is still working past ackWaitMs", async () => {
     const def = eventDef(ctx);
     const bus = await ctx.harness.open([def]);
