@@ -82,7 +82,9 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
     // means the row is published again, which the stream drops as a duplicate or a consumer applies twice
     // harmlessly. Not waiting for their WAL flush spares two of every write's three disk flushes
     // (docs/decisions/0033-outbox-lease-reconcile-lock-readiness.md).
-    options: `${connection.options} -c synchronous_commit=off`,
+    // Its statements keep the generic plan made at their first run, often on a near-empty table; with sequential
+    // and bitmap scans off that plan is the index scan the queue needs at any size (docs/decisions/0038-outbox-pending-index.md).
+    options: `${connection.options} -c synchronous_commit=off -c enable_seqscan=off -c enable_bitmapscan=off`,
     application_name: `${schema}:outbox`,
     max: 1,
     allowExitOnIdle: true,

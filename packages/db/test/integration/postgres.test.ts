@@ -6,10 +6,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
 import { internalsOf } from "../../src/database.ts";
+import { claimSql, settleSql } from "../../src/outbox.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `fit_db_test_${randomUUID().slice(0, 8)}`;
+/** A schema whose outbox is first claimed from while empty. */
+const emptyFirstSchema = `${schema}_empty_first`;
 const opened: Database[] = [];
 const admin = new pg.Client({ connectionString: url });
 
@@ -25,6 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(opened.map((db) => db.close()));
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.query(`DROP SCHEMA IF EXISTS "${emptyFirstSchema}" CASCADE`);
   await admin.end();
 });
 
@@ -42,6 +46,7 @@ describe("migrate on PostgreSQL", () => {
 
   it("applies each migration once when several replicas start at once", async () => {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.query(`DROP SCHEMA IF EXISTS "${emptyFirstSchema}" CASCADE`);
     const replicas = await Promise.all([open(2), open(2), open(2), open(2)]);
     const results = await Promise.all(replicas.map((db) => migrate(db, fixture)));
     expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 0, 1]);
@@ -175,6 +180,34 @@ describe("outbox on PostgreSQL", () => {
     await busyClient.$disconnect();
     expect(claimed).toBe(1);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("keeps index scans for its claim and settle when their plans were made on an empty table that then filled", async () => {
+    const fresh = await openDatabase({ url, schema: emptyFirstSchema, dataDir: "unused" });
+    opened.push(fresh);
+    await migrate(fresh, fixture);
+    const outbox = createOutboxSource(fresh);
+    // The relay's first pass, on the empty table, makes and keeps each statement's generic plan.
+    await relayOnce(outbox, 100, async () => {});
+    await outbox.settle({ sent: [], failed: [], untried: [randomUUID()] });
+    const freshClient = clientFor(fresh);
+    const sentAt = new Date();
+    await freshClient.outboxEvent.createMany({ data: Array.from({ length: 5000 }, (_, i) => ({ ...outboxEvent(`sent${i}`), sentAt })) });
+    await freshClient.outboxEvent.createMany({ data: [outboxEvent("pending")] });
+    await freshClient.$disconnect();
+    // The relay's connection is one session: EXPLAIN EXECUTE shows the plan it keeps for each named statement.
+    const relay = internalsOf(fresh).outbox;
+    const planOf = async (text: string, args: string) => {
+      const [statement] = await relay.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE statement = $1", [text]);
+      const rows = await relay.query<{ "QUERY PLAN": string }>(`EXPLAIN EXECUTE "${statement!.name}"(${args})`);
+      return rows.map((row) => row["QUERY PLAN"]).join("\n");
+    };
+    const claim = await planOf(claimSql, "100, 15000");
+    expect(claim).toMatch(/LockRows[\s\S]*->\s+Index Scan using outbox_event_pending_idx/);
+    expect(claim).not.toMatch(/Bitmap|Seq Scan/);
+    const settle = await planOf(settleSql, "'{}', '{}', '{}'");
+    expect(settle).toMatch(/Index Scan using outbox_event_pkey/);
+    expect(settle).not.toMatch(/Bitmap|Seq Scan/);
   });
 });
 
