@@ -56,8 +56,17 @@ export const ACCOUNT_SIZE = { weighIns: 30, foodItems: 60, workouts: 8, measurem
  * roll-up triggers), ending on `end`. Only the services' rows: the gateway's account tables are not read on the
  * request path (a key is looked up once and cached).
  */
-export const seedAccounts = async (client: pg.Client, count: number, end: string) => {
-  await client.query("CREATE TEMP TABLE seeded_account AS SELECT gen_random_uuid() AS id, i FROM generate_series(1, $1::int) AS i", [count]);
+export const seedAccounts = (client: pg.Client, count: number, end: string) =>
+  seedEach(client, end, "SELECT gen_random_uuid() AS id, i FROM generate_series(1, $1::int) AS i", [count]);
+
+/** ACCOUNT_SIZE for accounts that exist already (made through the API, so a benchmark holds their keys). */
+export const seedOrdinary = (client: pg.Client, accountIds: string[], end: string) =>
+  seedEach(client, end, "SELECT id, i::int FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, i)", [accountIds]);
+
+/** ACCOUNT_SIZE for each account `accounts` selects (`id`, and `i` numbering them from 1). */
+const seedEach = async (client: pg.Client, end: string, accounts: string, values: unknown[]) => {
+  await client.query(`CREATE TEMP TABLE seeded_account AS ${accounts}`, values);
+  const count = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM seeded_account")).rows[0]!.n);
   for (let from = 0; from < count; from += LOCKED_DAYS_PER_STATEMENT / ACCOUNT_SIZE.weighIns) {
     await client.query(
       `INSERT INTO body_metrics.weight_reading (id, account_id, ts, weight_kg, source)
