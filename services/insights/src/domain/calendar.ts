@@ -5,7 +5,8 @@ const DAY_MS = 86_400_000;
 // toISOString took ~1 µs each, most of the insights service's CPU per dashboard (docs/performance.md). Anything
 // outside "YYYY-MM-DD" with a month 01–12, a day 01–31 and a year 0000–9999 goes to Date as before, so both
 // paths answer alike (a day past a month's end runs into the next month, as Date.parse has it).
-const DAYS_0000_TO_1970 = 719_468;
+// The algorithms count years from March, so a leap day ends its year.
+const DAYS_0000_03_01_TO_1970 = 719_468;
 const DAYS_PER_ERA = 146_097;
 const FIRST_DAY = -719_528; // 0000-01-01
 const LAST_DAY = 2_932_896; // 9999-12-31
@@ -20,7 +21,7 @@ const daysFromCivil = (year: number, month: number, day: number) => {
   const era = Math.floor(y / 400);
   const yearOfEra = y - era * 400;
   const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  return era * DAYS_PER_ERA + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - DAYS_0000_TO_1970;
+  return era * DAYS_PER_ERA + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - DAYS_0000_03_01_TO_1970;
 };
 
 /** Days since 1970-01-01 of a calendar date "YYYY-MM-DD" (the date is a day, not an instant in a zone). */
@@ -36,7 +37,7 @@ const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
 export const dateOfDay = (day: number) => {
   if (!Number.isInteger(day) || day < FIRST_DAY || day > LAST_DAY) return new Date(day * DAY_MS).toISOString().slice(0, 10);
-  const z = day + DAYS_0000_TO_1970;
+  const z = day + DAYS_0000_03_01_TO_1970;
   const era = Math.floor(z / DAYS_PER_ERA);
   const dayOfEra = z - era * DAYS_PER_ERA;
   const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
