@@ -90,13 +90,16 @@ export const startSystem = async (options: SystemOptions) => {
   const coach = await buildCoach({ config: loadCoachConfig(env), bus, pglite });
   const insights = await buildInsights({ config: loadInsightsConfig(env), bus, pglite });
   const imports = await buildImports({ config: loadImportsConfig(env), bus, pglite });
+  // On a port from freePort, not port 0: `inPlace` binds the same port again after a restart, and a port of the
+  // kernel's ephemeral range may have gone to an outgoing connection by then (packages/testing/src/ports.ts).
+  const listen = async (app: { listen(options: { host: string; port: number }): Promise<string> }) => app.listen({ host: "127.0.0.1", port: await freePort() });
   const services = {
-    bodyMetrics: await bodyMetrics.listen({ host: "127.0.0.1", port: 0 }),
-    nutrition: await nutrition.listen({ host: "127.0.0.1", port: 0 }),
-    workouts: await workouts.listen({ host: "127.0.0.1", port: 0 }),
-    coach: await coach.listen({ host: "127.0.0.1", port: 0 }),
-    insights: await insights.listen({ host: "127.0.0.1", port: 0 }),
-    imports: await imports.listen({ host: "127.0.0.1", port: 0 }),
+    bodyMetrics: await listen(bodyMetrics),
+    nutrition: await listen(nutrition),
+    workouts: await listen(workouts),
+    coach: await listen(coach),
+    insights: await listen(insights),
+    imports: await listen(imports),
   };
   const gatewayEnv = { ...env, BODY_METRICS_URL: services.bodyMetrics, NUTRITION_URL: services.nutrition, WORKOUTS_URL: services.workouts, INSIGHTS_URL: services.insights, IMPORTS_URL: services.imports };
   const gateway = await buildGateway({ config: loadGatewayConfig(gatewayEnv), bus, pglite });
