@@ -52,19 +52,24 @@ await runBenchmark(async () => {
   console.log(`bench:scale: ${ACCOUNTS} accounts of ${JSON.stringify(ACCOUNT_SIZE)} and one of ${YEARS} years; ${opts.connections} connections, ${opts.duration} s per phase; ${pinning}`);
   const db = await createBenchDatabase();
   const platform = await startPlatform(db.url);
-  const ordinary = await platform.account("ordinary");
-  // The dashboards are read on an account of ordinary size that no phase writes to: the writes land on today, which
-  // the dashboard sums from readings, so an account written to between the rounds measured its own new day (a
-  // dashboard 1.7x "slower" at 100 000 accounts), not the data around it.
+  // The dashboards are read on an account of ordinary size that no phase writes to, and each round writes to accounts
+  // of its own, seeded alike: the writes land on today, which the dashboard sums from readings, so an account written
+  // to in the first round carried its own new day of thousands of weigh-ins into the second (a dashboard 1.7x and a
+  // weigh-in 1.6x "slower" at 100 000 accounts), which measures that day, not the data around it.
   const reader = await platform.account("reader");
-  await withClient(db.url, (client) => seedOrdinary(client, [reader.accountId], today));
+  const writersOf = async (round: string) => ({
+    one: await platform.account(`${round}-writer`),
+    spread: await Promise.all(Array.from({ length: SPREAD_ACCOUNTS }, (_, i) => platform.account(`${round}-spread${i}`))),
+  });
+  const writers = { empty: await writersOf("empty"), full: await writersOf("full") };
+  const seeded = [reader, ...Object.values(writers).flatMap(({ one, spread }) => [one, ...spread])];
+  await withClient(db.url, (client) => seedOrdinary(client, seeded.map((account) => account.accountId), today));
   // Every scope, the granted-only `account` that the export needs included.
   const long = await platform.account("long", [...scopes]);
-  const spread = await Promise.all(Array.from({ length: SPREAD_ACCOUNTS }, (_, i) => platform.account(`spread${i}`)));
   const as = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
   const load = {
     postWeight: (key: string): Spec => ({ url: `${platform.gatewayUrl}/api/weight`, method: "POST", headers: as(key), body: "{\"weightKg\":80.5}" }),
-    postSpread: (): Spec => ({ ...load.postWeight(ordinary.key), headerSets: spread.map((a) => ({ authorization: `Bearer ${a.key}` })) }),
+    postSpread: (accounts: { key: string }[]): Spec => ({ ...load.postWeight(accounts[0]!.key), headerSets: accounts.map((a) => ({ authorization: `Bearer ${a.key}` })) }),
     dashboard: (key: string): Spec => ({ url: `${platform.gatewayUrl}/api/dashboard?date=${today}`, method: "GET", headers: as(key) }),
   };
   const phases: Record<string, LoadFigures> = {};
@@ -75,9 +80,9 @@ await runBenchmark(async () => {
     await untilQuiet(platform.pids);
     return (phases[name] = await measure({ ...spec, connections: opts.connections, duration: opts.duration }, opts.warmup, counted));
   };
-  const round = async (label: string, withLong: boolean) => ({
-    post: await phase(`POST /api/weight, one account (${label})`, load.postWeight(ordinary.key)),
-    spread: await phase(`POST /api/weight, ${SPREAD_ACCOUNTS} accounts (${label})`, load.postSpread()),
+  const round = async (label: string, { one, spread }: (typeof writers)["empty"], withLong: boolean) => ({
+    post: await phase(`POST /api/weight, one account (${label})`, load.postWeight(one.key)),
+    spread: await phase(`POST /api/weight, ${SPREAD_ACCOUNTS} accounts (${label})`, load.postSpread(spread)),
     dashboard: await phase(`GET /api/dashboard, ordinary account (${label})`, load.dashboard(reader.key)),
     // Its dashboard before its writes, for the same reason.
     ...(withLong
@@ -85,7 +90,7 @@ await runBenchmark(async () => {
       : {}),
   });
 
-  const empty = await round("empty database", false);
+  const empty = await round("empty database", writers.empty, false);
   const seeding = performance.now();
   const rows = await withClient(db.url, async (client) => {
     await seedAccounts(client, ACCOUNTS, today);
@@ -93,6 +98,9 @@ await runBenchmark(async () => {
     // A database of this size in use has been vacuumed since its rows came: without it, autovacuum of ten million
     // fresh rows runs on the server core during the phases measured right after the seeding.
     await client.query("VACUUM (ANALYZE)");
+    // And written out: the vacuum dirties every page it sets hints on, and a checkpoint writing them during the
+    // first phases is the seeding's cost, not the writes'.
+    await client.query("CHECKPOINT");
     const of = (table: string) => countOf(client, `SELECT count(*) AS n FROM ${table} WHERE account_id = $1`, [long.accountId]);
     return {
       total: await countOf(client, "SELECT (SELECT count(*) FROM body_metrics.weight_reading) + (SELECT count(*) FROM nutrition.food_item) + (SELECT count(*) FROM workouts.workout) AS n"),
@@ -101,7 +109,7 @@ await runBenchmark(async () => {
   });
   const seedSeconds = (performance.now() - seeding) / 1000;
   console.log(`seeded ${rows.total} weigh-ins, food items and workouts in ${fixed(seedSeconds)} s; the ${YEARS}-year account: ${JSON.stringify(rows.long)}`);
-  const full = await round(`${ACCOUNTS} accounts`, true);
+  const full = await round(`${ACCOUNTS} accounts`, writers.full, true);
 
   await untilQuiet(platform.pids);
   const exported = await timedExport(platform.gatewayUrl, long.key, platform.pids);
