@@ -8,5 +8,6 @@ export { newestFirstPage, type PagePosition, type RangePage } from "./keyset.ts"
 export { pgliteTemplatePath, writeSharedPgliteTemplate } from "./template.ts";
 export { changeWithEvent, createOutboxSource, deleteAccountEvents, type NewOutboxEvent, type OutboxRow, type OutboxSource } from "./outbox.ts";
 export { ping, type RawSqlClient } from "./client.ts";
+export { forgetQueryArguments } from "./query-history.ts";
 export { runExclusively } from "./run-exclusively.ts";
 export { createIdempotencyKeys, deleteAccountIdempotencyKeys, recordAnswer, type IdempotencyClaim, type IdempotencyKeys } from "./idempotency.ts";

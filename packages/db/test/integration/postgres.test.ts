@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sqltag as sql } from "@prisma/client/runtime/client";
-import { createOutboxSource, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
+import { getLogs } from "@prisma/debug";
+import { createOutboxSource, forgetQueryArguments, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
 import { internalsOf } from "../../src/database.ts";
 import { claimSql, settleSql } from "../../src/outbox.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
@@ -235,5 +236,19 @@ describe("a store's statements on PostgreSQL", () => {
       sql`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = ${text}`,
     );
     expect(plans).toEqual({ generic_plans: 8, custom_plans: 0 });
+  });
+});
+
+describe("what Prisma keeps of its queries", () => {
+  it("lets go of a query's arguments once forgetQueryArguments is called, where Prisma would keep them for 100 more queries", async () => {
+    const db = await open();
+    const prisma = clientFor(db);
+    const marker = `forget-me-${randomUUID()}-${"x".repeat(1_000_000)}`;
+    expect(await prisma.$queryRawUnsafe<{ n: number }[]>("SELECT length($1::text) AS n", marker)).toEqual([{ n: marker.length }]);
+    // The driver adapter's copy of @prisma/debug is the one this package clears: otherwise the history would hold it still.
+    expect(getLogs(10_000_000)).toContain(marker.slice(0, 60));
+    forgetQueryArguments();
+    expect(getLogs(10_000_000)).not.toContain(marker.slice(0, 60));
+    await prisma.$disconnect();
   });
 });
