@@ -52,7 +52,7 @@ const termRows = (food: UsdaFood) => {
 /**
  * Loads the extract unless its version is already there; returns whether it loaded. All of it in one
  * transaction: a reader sees the old foods or the new, never half. Replicas starting together queue on a lock,
- * and every statement after it does nothing once another has loaded this version.
+ * and no write to the food tables after it does anything once another has loaded this version.
  */
 export async function loadFoods(db: Database): Promise<boolean> {
   const files = await readUsdaFiles();
