@@ -3,7 +3,7 @@
 import { forgetQueryArguments, type Database } from "@fit/db";
 import { descriptionTerms, headWords, rankBias } from "../domain/food-words.ts";
 import { Prisma, PrismaClient } from "./generated/client.ts";
-import { readUsdaFiles } from "./usda-files.ts";
+import { readUsdaFiles, type UsdaRows } from "./usda-files.ts";
 
 const SOURCE = "usda-sr-legacy";
 /** Raised when what is derived from the files (terms, rank bias) changes, so every database reloads them. */
@@ -20,7 +20,6 @@ const FOODS_PER_STATEMENT = 150;
 /** The food id of a USDA FoodData Central food. */
 const usdaFoodId = (fdcId: string | number) => `usda:${fdcId}`;
 
-type UsdaRows = ReturnType<Awaited<ReturnType<typeof readUsdaFiles>>["rows"]>;
 type UsdaFood = UsdaRows["foods"][number];
 
 const foodRow = (food: UsdaFood) => ({

@@ -103,3 +103,6 @@ const parseUsdaFiles = (raw: Record<keyof typeof FILES, Buffer>) => {
   }));
   return { foods, portions };
 };
+
+/** The extract's foods and portions as `rows()` gives them. */
+export type UsdaRows = ReturnType<typeof parseUsdaFiles>;

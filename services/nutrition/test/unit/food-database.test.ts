@@ -22,6 +22,13 @@ describe("the food database on PGlite", () => {
   it("loads every food and portion once, and again only for another version", async () => {
     expect(await loadFoods(db)).toBe(true);
     expect([await count("food"), await count("food_portion")]).toEqual([7793, 14449]);
+    // A quoted field with commas and a doubled quote, read as the file means it.
+    const [beef] = await db.query<{ description: string }>(Prisma.sql`SELECT description FROM food WHERE id = 'usda:168609'`);
+    expect(beef?.description).toBe('Beef, flank, steak, separable lean only, trimmed to 0" fat, choice, raw');
+    // Each food's portions numbered 1, 2, … in the file's order, whichever statement carried them.
+    const [gaps] = await db.query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM food_portion p
+      WHERE seq > 1 AND NOT EXISTS (SELECT 1 FROM food_portion q WHERE q.food_id = p.food_id AND q.seq = p.seq - 1)`);
+    expect(gaps?.n).toBe(0);
     expect(await loadFoods(db), "the same version is already there").toBe(false);
 
     await db.query(Prisma.sql`UPDATE food_data SET version = 'older'`);
