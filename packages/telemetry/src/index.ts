@@ -69,7 +69,7 @@ export const stopTelemetry = async (): Promise<void> => {
 const instrumentations = async () => {
   const [{ HttpInstrumentation }, { UndiciInstrumentation }, { PrismaInstrumentation }] = await Promise.all([
     import("@opentelemetry/instrumentation-http"),
-    // The gateway forwards with @fastify/reply-from's undici pool and the coach calls its model with fetch:
+    // The gateway forwards over undici's pools and the coach calls its model with fetch:
     // neither goes through node:http, both publish undici's diagnostics channels.
     import("@opentelemetry/instrumentation-undici"),
     import("@prisma/instrumentation"),

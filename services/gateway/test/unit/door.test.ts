@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, operationList, operations } from "@fit/contracts";
@@ -67,6 +68,27 @@ describe("forwarding", () => {
   const upstream = Fastify();
   upstream.removeAllContentTypeParsers();
   upstream.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  // An endless answer, 64 KiB every 10 ms until its connection closes, instead of the echo.
+  let answerClosed = () => {};
+  upstream.addHook("onRequest", async (request, reply) => {
+    if (!request.headers["x-answer-endless"]) return;
+    const { raw } = reply;
+    raw.writeHead(200, { "content-type": "text/plain" });
+    const timer = setInterval(() => raw.write(Buffer.alloc(64 * 1024, "a")), 10);
+    raw.once("close", () => {
+      clearInterval(timer);
+      answerClosed();
+    });
+    return reply.hijack();
+  });
+  // An answer of the size asked for, with its length declared or chunked, instead of the echo.
+  upstream.addHook("onRequest", async (request, reply) => {
+    const bytes = Number(request.headers["x-answer-bytes"] ?? 0);
+    if (!bytes) return;
+    const answer = Buffer.alloc(bytes, "a");
+    void reply.header("content-type", "text/plain").header("x-from", "service");
+    return reply.send(request.headers["x-answer-chunked"] ? Readable.from([answer.subarray(0, bytes / 2), answer.subarray(bytes / 2)]) : answer);
+  });
   upstream.all("/*", async (request): Promise<Echo> => ({
     method: request.method,
     url: request.url,
@@ -140,6 +162,41 @@ describe("forwarding", () => {
       expect(headers[name], name).toBeUndefined();
     }
     expect(headers["x-kept"]).toBe("yes");
+  });
+
+  it("sends the service's answer byte for byte with its status and headers, whole or streamed past 64 KiB", async () => {
+    scopes = null;
+    for (const [bytes, chunked] of [[300, false], [200_000, false], [300, true], [200_000, true]] as const) {
+      const response = await gateway.inject({
+        method: "GET",
+        url: "/api/weight",
+        headers: { "x-answer-bytes": String(bytes), ...(chunked ? { "x-answer-chunked": "1" } : {}) },
+      });
+      expect(response.statusCode, `${bytes} ${chunked}`).toBe(200);
+      expect(response.headers["x-from"]).toBe("service");
+      expect(response.headers["content-type"]).toBe("text/plain");
+      expect(response.rawPayload.equals(Buffer.alloc(bytes, "a")), `${bytes} ${chunked}`).toBe(true);
+    }
+  });
+
+  it("stops reading a streamed answer when the caller hangs up half-way", async () => {
+    scopes = null;
+    const address = await gateway.listen({ host: "127.0.0.1", port: 0 });
+    const closed = new Promise<void>((resolve) => (answerClosed = resolve));
+    const caller = request(`${address}/api/weight`, { headers: { "x-answer-endless": "1" } }, (response) => {
+      response.once("data", () => caller.destroy());
+    });
+    caller.on("error", () => {});
+    caller.end();
+    await closed;
+  });
+
+  it("answers HEAD with the headers of the service's answer and no body", async () => {
+    scopes = null;
+    const response = await gateway.inject({ method: "HEAD", url: "/api/weight" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.rawPayload.length).toBe(0);
   });
 
   it("refuses a missing scope with 403 naming it, before anything is forwarded", async () => {
