@@ -1,6 +1,6 @@
 // Delivers magic links: by SMTP when SMTP_URL is set, otherwise onto the console for local use.
 import { createHash } from "node:crypto";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { redactUrl } from "@fit/service-kit";
 import type { IdentityLogger } from "./logger.ts";
 
@@ -41,10 +41,13 @@ export function createMagicLinkMailer({ smtpUrl, from, logger, console = process
       },
     };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Loaded when the first link is mailed: most processes never mail, and every module a process loads stays in
+  // its memory for good (docs/performance.md, "Where a service's RSS goes").
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send({ email, url }) {
-      await transport.sendMail({
+      await (await transportOf()).sendMail({
         from,
         to: email,
         subject: "Your sign-in link",
