@@ -1,4 +1,5 @@
 import type { metrics as sdkMetrics, tracing } from "@opentelemetry/sdk-node";
+import { createRequire } from "node:module";
 import { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
 
 export { loadTelemetryConfig, type TelemetryConfig } from "./config.ts";
@@ -53,6 +54,10 @@ export const startTelemetry = (service: string, config: TelemetryConfig = loadTe
       instrumentations: tracingOn ? await instrumentations() : [],
     });
     sdk.start();
+    // The HTTP instrumentation patches node:http and node:https when they are next required, not when it starts:
+    // a process that loaded them before this call (a test harness, a module imported ahead of main.ts's call)
+    // would otherwise serve and send untraced until some later module happened to require them.
+    if (tracingOn) for (const name of ["node:http", "node:https"]) createRequire(import.meta.url)(name);
     return { shutdown: () => sdk.shutdown() };
   })();
   return started;
