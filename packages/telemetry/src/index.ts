@@ -57,7 +57,11 @@ export const startTelemetry = (service: string, config: TelemetryConfig = loadTe
     // The HTTP instrumentation patches node:http and node:https when they are next required, not when it starts:
     // a process that loaded them before this call (a test harness, a module imported ahead of main.ts's call)
     // would otherwise serve and send untraced until some later module happened to require them.
-    if (tracingOn) for (const name of ["node:http", "node:https"]) createRequire(import.meta.url)(name);
+    if (tracingOn) {
+      const require = createRequire(import.meta.url);
+      require("node:http");
+      require("node:https");
+    }
     return { shutdown: () => sdk.shutdown() };
   })();
   return started;

@@ -8,9 +8,10 @@ import { ASSERTION_HEADER, BODY_LIMIT } from "@fit/service-kit";
 export type Upstreams = Record<Exclude<Operation["service"], "gateway">, string>;
 
 /**
- * Headers about the caller's connection to the gateway, not about the request (RFC 9110 §7.6.1), and the
- * expectation the gateway itself answers (Node sends the `100 Continue`): none is the service's business, and
- * undici refuses to send several of them, which turned an upload with `Expect: 100-continue` into a 503.
+ * Headers about one connection, not about the message (RFC 9110 §7.6.1), and the expectation the gateway itself
+ * answers (Node sends the `100 Continue`): neither the caller's reach the service nor the service's the caller,
+ * since Node frames each connection's messages itself, and undici refuses to send several of them, which turned an
+ * upload with `Expect: 100-continue` into a 503.
  */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "expect"]);
 
@@ -69,9 +70,6 @@ const forwardFailure = (error: unknown): AppError => {
 
 /** A service's answer up to this size (every JSON reply; BODY_LIMIT is the same bound on requests) is sent whole. */
 const WHOLE_ANSWER_BYTES = 64 * 1024;
-
-/** The service's framing of its answer, which Node redoes for the caller's connection. */
-const ANSWER_FRAMING = new Set(["connection", "keep-alive", "transfer-encoding"]);
 
 /**
  * One forwarded request, as undici's dispatch handler: the service's answer is read whole and sent in one piece
@@ -145,7 +143,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private answer() {
     const { reply, headers } = this;
     reply.code(this.status);
-    for (const name in headers) if (!ANSWER_FRAMING.has(name)) reply.header(name, headers[name]);
+    for (const name in headers) if (!HOP_BY_HOP.has(name)) reply.header(name, headers[name]);
     // A connection cannot carry another request while the caller is still sending this one's body (the service
     // answered before it read all of it, a 413 say).
     if (!this.request.raw.complete) reply.header("connection", "close");
