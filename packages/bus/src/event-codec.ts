@@ -1,6 +1,6 @@
 import { AppError, eventEnvelope, type EventDef, type EventEnvelope } from "@fit/contracts";
 import { z } from "zod";
-import type { Delivery, EventHandler, Logger, SubscribeOptions } from "./types.ts";
+import type { BatchHandler, Delivery, EventHandler, Logger, SubscribeOptions } from "./types.ts";
 import { issuesText } from "./reply-codec.ts";
 import { countDelivery } from "./metrics.ts";
 import { extractTrace, inSpan, SpanKind } from "./trace.ts";
@@ -9,8 +9,10 @@ import { extractTrace, inSpan, SpanKind } from "./trace.ts";
 export const subscribeDefaults = { ackWaitMs: 30_000, maxDeliver: 10, retryDelayMs: 1_000, prefetch: 10 } as const;
 export type ResolvedSubscribeOptions = Required<SubscribeOptions>;
 export const resolveSubscribeOptions = (opts: SubscribeOptions = {}): ResolvedSubscribeOptions => ({
-  ...subscribeDefaults,
-  ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  ackWaitMs: opts.ackWaitMs ?? subscribeDefaults.ackWaitMs,
+  maxDeliver: opts.maxDeliver ?? subscribeDefaults.maxDeliver,
+  retryDelayMs: opts.retryDelayMs ?? subscribeDefaults.retryDelayMs,
+  prefetch: opts.prefetch ?? subscribeDefaults.prefetch,
 });
 
 /** Long enough for the outbox relay's retries (backoff caps at 5 s) to fall inside it many times over. */
@@ -55,45 +57,101 @@ export type Outcome = { kind: "ack" } | { kind: "retry"; delayMs: number } | { k
 const retryDelay = (opts: ResolvedSubscribeOptions, deliveryCount: number): number =>
   Math.min(opts.retryDelayMs * 2 ** Math.max(0, deliveryCount - 1), MAX_RETRY_DELAY_MS);
 
+/** A message as either bus hands it over, before its envelope is read. */
+export interface Incoming {
+  data: string;
+  headers: Record<string, string>;
+  deliveryCount: number;
+  delivery: Delivery;
+}
+
+type Received<E extends EventDef> = Incoming & { event: EventEnvelope<z.output<E["data"]>> };
+
+/** The message's event, or null when its envelope can never be handled (logged: a poison event is dropped). */
+const receive = <E extends EventDef>(def: E, durable: string, incoming: Incoming, logger: Logger): Received<E> | null => {
+  const where = { subject: def.subject, durable, deliveryCount: incoming.deliveryCount };
+  try {
+    const parsed = envelopeOf(def).safeParse(JSON.parse(incoming.data));
+    if (!parsed.success) {
+      logger.error({ ...where, issues: issuesText(parsed.error) }, "poison event dropped: envelope does not parse");
+      return null;
+    }
+    countDelivery(def.subject, durable, incoming.deliveryCount);
+    return { ...incoming, event: parsed.data as EventEnvelope<z.output<E["data"]>> };
+  } catch {
+    logger.error(where, "poison event dropped: not JSON");
+    return null;
+  }
+};
+
+const spanAttributes = (def: EventDef, durable: string) => ({ "messaging.destination.name": def.subject, "messaging.consumer.group.name": durable });
+
 /**
- * Runs one delivery. Resolves → ack. Throws → retry later, unless this was the last allowed delivery (then drop,
- * logged: it needs a person). An envelope that does not parse can never succeed, so it is dropped at once.
+ * Runs one event's handler. Resolves → ack. Throws → retry later, unless this was the last allowed delivery (then
+ * drop, logged: it needs a person).
  */
+const handleOne = async <E extends EventDef>(
+  def: E,
+  durable: string,
+  handler: EventHandler<E>,
+  { event, headers, deliveryCount, delivery }: Received<E>,
+  opts: ResolvedSubscribeOptions,
+  logger: Logger,
+): Promise<Outcome> => {
+  try {
+    await inSpan(`${def.subject} process`, SpanKind.CONSUMER, extractTrace(headers), spanAttributes(def, durable), () => handler(event, delivery));
+    return { kind: "ack" };
+  } catch (err) {
+    const where = { subject: def.subject, durable, deliveryCount, err, eventId: event.id };
+    if (deliveryCount >= opts.maxDeliver) {
+      logger.error(where, "event handler failed on its last delivery; giving up");
+      return { kind: "drop" };
+    }
+    logger.warn(where, "event handler failed; will be redelivered");
+    return { kind: "retry", delayMs: retryDelay(opts, deliveryCount) };
+  }
+};
+
+/** Runs one delivery. An envelope that does not parse can never succeed, so it is dropped at once. */
 export const deliver = async <E extends EventDef>(
   def: E,
   durable: string,
   handler: EventHandler<E>,
-  data: string,
-  headers: Record<string, string>,
-  deliveryCount: number,
+  incoming: Incoming,
   opts: ResolvedSubscribeOptions,
   logger: Logger,
-  delivery: Delivery,
 ): Promise<Outcome> => {
-  const where = { subject: def.subject, durable, deliveryCount };
-  let event: EventEnvelope<z.output<E["data"]>>;
-  try {
-    const parsed = envelopeOf(def).safeParse(JSON.parse(data));
-    if (!parsed.success) {
-      logger.error({ ...where, issues: issuesText(parsed.error) }, "poison event dropped: envelope does not parse");
-      return { kind: "drop" };
+  const received = receive(def, durable, incoming, logger);
+  return received ? handleOne(def, durable, handler, received, opts, logger) : { kind: "drop" };
+};
+
+/**
+ * Runs the deliveries in hand, in order, and resolves each one's outcome: two or more events go to `batch`
+ * together, in one span that links every event's trace (docs/decisions/0088-batched-event-handling.md); if it
+ * throws, or there is no batch handler, each goes to `handler` alone.
+ */
+export const deliverAll = async <E extends EventDef>(
+  def: E,
+  durable: string,
+  handler: EventHandler<E>,
+  batch: BatchHandler<E> | undefined,
+  incoming: Incoming[],
+  opts: ResolvedSubscribeOptions,
+  logger: Logger,
+): Promise<Outcome[]> => {
+  const received = incoming.map((one) => receive(def, durable, one, logger));
+  const events = received.filter((one) => one !== null);
+  if (batch && events.length > 1) {
+    const traces = events.map((one) => extractTrace(one.headers));
+    const attributes = { ...spanAttributes(def, durable), "messaging.batch.message_count": String(events.length) };
+    try {
+      await inSpan(`${def.subject} process`, SpanKind.CONSUMER, traces[0]!, attributes, () => batch(events.map((one) => one.event)), traces);
+      return received.map((one) => (one ? { kind: "ack" } : { kind: "drop" }));
+    } catch (err) {
+      logger.warn({ subject: def.subject, durable, err, events: events.length }, "batch handler failed; each event is handled alone");
     }
-    event = parsed.data as EventEnvelope<z.output<E["data"]>>;
-  } catch {
-    logger.error(where, "poison event dropped: not JSON");
-    return { kind: "drop" };
   }
-  countDelivery(def.subject, durable, deliveryCount);
-  const attrs = { "messaging.destination.name": def.subject, "messaging.consumer.group.name": durable };
-  try {
-    await inSpan(`${def.subject} process`, SpanKind.CONSUMER, extractTrace(headers), attrs, () => handler(event, delivery));
-    return { kind: "ack" };
-  } catch (err) {
-    if (deliveryCount >= opts.maxDeliver) {
-      logger.error({ ...where, err, eventId: event.id }, "event handler failed on its last delivery; giving up");
-      return { kind: "drop" };
-    }
-    logger.warn({ ...where, err, eventId: event.id }, "event handler failed; will be redelivered");
-    return { kind: "retry", delayMs: retryDelay(opts, deliveryCount) };
-  }
+  const outcomes: Outcome[] = [];
+  for (const one of received) outcomes.push(one ? await handleOne(def, durable, handler, one, opts, logger) : { kind: "drop" });
+  return outcomes;
 };

@@ -1,8 +1,10 @@
 export type {
+  BatchHandler,
   Bus,
   Delivery,
   EndpointHandler,
   EventHandler,
+  EventSubscribeOptions,
   KeyValue,
   KeyValueEntry,
   KeyValueOptions,

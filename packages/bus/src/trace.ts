@@ -14,11 +14,27 @@ export const injectTrace = (headers: Record<string, string>): void => {
 /** The trace context a message carried, so the receiving side continues the caller's trace. */
 export const extractTrace = (headers: Record<string, string>): Context => propagation.extract(ROOT_CONTEXT, headers);
 
-/** Runs fn in a span of the given kind, child of `parent`, recording a failure on the span. */
+/**
+ * Runs fn in a span of the given kind, child of `parent`, recording a failure on the span; `links` are the other
+ * traces it works for (a batch of events, each from its own request).
+ */
 export const inSpan = <T>(
   name: string,
   kind: SpanKind,
   parent: Context,
   attributes: Record<string, string>,
   fn: () => Promise<T>,
-): Promise<T> => inTracerSpan(tracer, name, { kind, attributes: { "messaging.system": "nats", ...attributes } }, parent, fn);
+  links: Context[] = [],
+): Promise<T> =>
+  inTracerSpan(
+    tracer,
+    name,
+    { kind, attributes: { "messaging.system": "nats", ...attributes }, links: links.flatMap((linked) => spanLink(linked)) },
+    parent,
+    fn,
+  );
+
+const spanLink = (linked: Context) => {
+  const spanContext = trace.getSpanContext(linked);
+  return spanContext ? [{ context: spanContext }] : [];
+};

@@ -36,6 +36,9 @@ export interface Delivery {
 
 export type EventHandler<E extends EventDef> = (event: EventEnvelope<z.output<E["data"]>>, delivery: Delivery) => Promise<void>;
 
+/** Several events of one durable, oldest first, handled together: all of them, or it throws. */
+export type BatchHandler<E extends EventDef> = (events: EventEnvelope<z.output<E["data"]>>[]) => Promise<void>;
+
 export interface SubscribeOptions {
   /** How long a delivery may stay unacknowledged before it is handed out again. Default 30 000. */
   ackWaitMs?: number;
@@ -48,6 +51,17 @@ export interface SubscribeOptions {
    * while they wait. Default 10. The in-process bus hands one event at a time to each subscriber.
    */
   prefetch?: number;
+}
+
+/** A subscription's options and, optionally, a handler for several events at once. */
+export interface EventSubscribeOptions<E extends EventDef> extends SubscribeOptions {
+  /**
+   * Takes the events already waiting together (on NATS: up to `prefetch`, in stream order), so that a handler
+   * can write them in one statement instead of one each (docs/decisions/0088-batched-event-handling.md). When it
+   * throws, each of those events goes to the one-event handler alone, with its own retries. One event waiting,
+   * or the in-process bus, always takes the one-event handler.
+   */
+  batch?: BatchHandler<E>;
 }
 
 export interface Subscription {
@@ -118,7 +132,7 @@ export interface Bus {
     def: E,
     durable: string,
     handler: EventHandler<E>,
-    opts?: SubscribeOptions,
+    opts?: EventSubscribeOptions<E>,
   ): Promise<Subscription>;
   /**
    * Make sure the streams for these events exist (adds subjects, never removes any). A service given a shared

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe } from "vitest";
+import { batchContract } from "./contract/batches.ts";
 import { broadcastContract } from "./contract/broadcast.ts";
 import { eventFailureContract } from "./contract/event-failures.ts";
 import { eventContract } from "./contract/events.ts";
@@ -36,6 +37,7 @@ export const describeBusContract = (name: string, makeHarness: MakeHarness): voi
 
     describe("request/reply", () => requestReplyContract(ctx));
     describe("events", () => eventContract(ctx));
+    describe("event batches", () => batchContract(ctx));
     describe("event failures", () => eventFailureContract(ctx));
     describe("outbox relay", () => relayContract(ctx));
     describe("tracing", () => tracingContract(ctx));

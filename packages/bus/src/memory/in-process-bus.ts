@@ -6,7 +6,7 @@ import { answer, ask, decodeReply, normalizeHeaders, replyText, type SendQuestio
 import { watchConsumer } from "../metrics.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
 import { checkBucket } from "../key-value-names.ts";
-import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, EventSubscribeOptions, Subscription } from "../types.ts";
 import { Durable } from "./durable.ts";
 import { EventLog } from "./event-log.ts";
 import { createMemoryKeyValue } from "./key-value.ts";
@@ -104,7 +104,7 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
       });
     },
 
-    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: SubscribeOptions) {
+    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: EventSubscribeOptions<E>) {
       if (closed) throw closedError();
       declareStreams([def]);
       const resolved = resolveSubscribeOptions(opts);
@@ -119,7 +119,7 @@ export const createInProcessBus = (config: InProcessBusConfig): Bus => {
       const consumer = d;
       consumer.opts = resolved; // like a durable's config, the latest subscriber's settings win
       const leave = consumer.join((event, count, delivery) =>
-        deliver(def, durable, handler, event.data, event.headers, count, consumer.opts, logger, delivery),
+        deliver(def, durable, handler, { data: event.data, headers: event.headers, deliveryCount: count, delivery }, consumer.opts, logger),
       );
       const unwatch = watchConsumer(def.subject, durable, async () => consumer.pending());
       const sub: Subscription = {

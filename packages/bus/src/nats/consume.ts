@@ -1,8 +1,8 @@
 import type { EventDef } from "@fit/contracts";
 import { AckPolicy, DeliverPolicy, nanos, NatsError, StringCodec, type JetStreamClient, type JetStreamManager, type JsMsg } from "nats";
-import { deliver, type ResolvedSubscribeOptions } from "../event-codec.ts";
+import { deliverAll, type Incoming, type Outcome, type ResolvedSubscribeOptions } from "../event-codec.ts";
 import { watchConsumer } from "../metrics.ts";
-import type { EventHandler, Logger, Subscription } from "../types.ts";
+import type { BatchHandler, EventHandler, Logger, Subscription } from "../types.ts";
 import { fromNatsHeaders } from "./headers.ts";
 
 const CONSUMER_NOT_FOUND = 10014;
@@ -34,8 +34,13 @@ const ensureConsumer = async (jsm: JetStreamManager, def: EventDef, durable: str
   }
 };
 
+/** What a look for a further waiting message finds when none has come through yet. */
+const NOTHING_WAITING = Symbol("nothing waiting");
+const turnOfTheLoop = () => new Promise<typeof NOTHING_WAITING>((resolve) => setImmediate(resolve, NOTHING_WAITING));
+
 /**
- * Pulls in a loop, one event at a time per replica; replicas on the same durable share its events because the
+ * Pulls in a loop, one event at a time per replica, or with a batch handler the events already waiting together
+ * (docs/decisions/0088-batched-event-handling.md); replicas on the same durable share its events because the
  * server hands each pulled message to one of them. The ack is sent without waiting for the server's confirmation:
  * a confirmed ack cost each event another request and reply on both sides (docs/performance.md), and an ack that
  * is lost only brings the event back after ack_wait, which every handler takes as a repeat
@@ -46,17 +51,43 @@ export const consume = async <E extends EventDef>(
   jsm: JetStreamManager,
   def: E,
   durable: string,
-  handler: EventHandler<E>,
+  handlers: { one: EventHandler<E>; batch: BatchHandler<E> | undefined },
   opts: ResolvedSubscribeOptions,
   logger: Logger,
 ): Promise<Subscription> => {
   await ensureConsumer(jsm, def, durable, opts);
   const consumer = await js.consumers.get(def.stream, durable);
+  // The iterator, not a callback: it pulls again only as its messages are taken, which holds the prefetch.
   const messages = await consumer.consume({ max_messages: opts.prefetch });
+  const iterator = messages[Symbol.asyncIterator]();
+  const following = () => {
+    const next = iterator.next();
+    // Awaited later; until then a failed iterator must not count as an unhandled rejection.
+    next.catch(() => {});
+    return next;
+  };
 
-  const settle = async (m: JsMsg) => {
-    const headers = m.headers ? fromNatsHeaders(m.headers) : {};
-    const outcome = await deliver(def, durable, handler, sc.decode(m.data), headers, m.info.deliveryCount, opts, logger, { working: () => m.working() });
+  /** The message in hand and, with a batch handler, those the iterator already holds, up to the prefetch. */
+  const take = async (first: JsMsg) => {
+    const hand = [first];
+    let next: ReturnType<typeof following> | undefined;
+    while (handlers.batch && hand.length < opts.prefetch) {
+      next = following();
+      const more = await Promise.race([next, turnOfTheLoop()]);
+      if (more === NOTHING_WAITING || more.done) break;
+      hand.push(more.value);
+      next = undefined;
+    }
+    return { hand, next };
+  };
+
+  const incoming = (m: JsMsg): Incoming => ({
+    data: sc.decode(m.data),
+    headers: m.headers ? fromNatsHeaders(m.headers) : {},
+    deliveryCount: m.info.deliveryCount,
+    delivery: { working: () => m.working() },
+  });
+  const settle = (m: JsMsg, outcome: Outcome) => {
     if (outcome.kind === "ack") m.ack();
     else if (outcome.kind === "retry") m.nak(outcome.delayMs);
     else m.term();
@@ -65,9 +96,19 @@ export const consume = async <E extends EventDef>(
   const unwatch = watchConsumer(def.subject, durable, async () => (await jsm.consumers.info(def.stream, durable)).num_pending);
 
   const loop = (async () => {
-    for await (const m of messages) {
-      // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
-      await settle(m).catch((err: unknown) => logger.warn({ err, subject: def.subject, durable }, "could not settle event"));
+    let next = following();
+    for (let result = await next; !result.done; result = await next) {
+      const taken = await take(result.value);
+      const outcomes = await deliverAll(def, durable, handlers.one, handlers.batch, taken.hand.map(incoming), opts, logger);
+      taken.hand.forEach((m, i) => {
+        // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
+        try {
+          settle(m, outcomes[i]!);
+        } catch (err) {
+          logger.warn({ err, subject: def.subject, durable }, "could not settle event");
+        }
+      });
+      next = taken.next ?? following();
     }
   })().catch((err: unknown) => logger.error({ err, subject: def.subject, durable }, "event consumer stopped"));
 

@@ -6,7 +6,7 @@ import { encodeEvent, resolveSubscribeOptions } from "../event-codec.ts";
 import { answer, ask, decodeReply, replyText, type SendQuestion } from "../reply-codec.ts";
 import { withTimeout } from "../timeout.ts";
 import { injectTrace, inSpan, SpanKind } from "../trace.ts";
-import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, SubscribeOptions, Subscription } from "../types.ts";
+import type { Bus, EndpointHandler, EventHandler, KeyValue, Logger, RequestOptions, EventSubscribeOptions, Subscription } from "../types.ts";
 import { consume } from "./consume.ts";
 import { fromNatsHeaders, toNatsHeaders } from "./headers.ts";
 import { openNatsKeyValue } from "./key-value.ts";
@@ -142,10 +142,10 @@ export const connectNatsBus = async (config: NatsBusConfig): Promise<Bus> => {
       });
     },
 
-    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: SubscribeOptions) {
+    async subscribe<E extends EventDef>(def: E, durable: string, handler: EventHandler<E>, opts?: EventSubscribeOptions<E>) {
       if (closed) throw new AppError("unavailable", "bus is closed");
       await ensureStreams(jsm, [def], logger);
-      const sub = await consume(js, jsm, def, durable, handler, resolveSubscribeOptions(opts), logger);
+      const sub = await consume(js, jsm, def, durable, { one: handler, batch: opts?.batch }, resolveSubscribeOptions(opts), logger);
       consumers.add(sub);
       return {
         stop: async () => {

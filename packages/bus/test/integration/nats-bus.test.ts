@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { connectNatsBus, createBus, type Bus } from "../../src/index.ts";
 import { describeBusContract } from "../bus-contract.ts";
-import { captureLogger, uniqueNames } from "../support.ts";
+import { heldSubscription } from "../contract/batches.ts";
+import { captureLogger, envelopeFor, sleep, uniqueNames, waitFor } from "../support.ts";
+
+const batchEvent = (names: ReturnType<typeof uniqueNames>) =>
+  defineEvent({ subject: names.subject("logged"), stream: names.stream, data: z.object({ grams: z.number() }) });
 
 const url = process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222";
 
@@ -99,5 +103,55 @@ describe("a NATS key-value bucket", () => {
       await (await nc.jetstreamManager()).streams.delete(`KV_${name}`).catch(() => false);
       await nc.close();
     }
+  });
+});
+
+describe("a NATS subscription with a batch handler (docs/decisions/0088-batched-event-handling.md)", () => {
+  const withBus = async (work: (bus: Bus, names: ReturnType<typeof uniqueNames>, def: ReturnType<typeof batchEvent>) => Promise<void>) => {
+    const names = uniqueNames();
+    const def = batchEvent(names);
+    const bus = await connectNatsBus({ url, name: "bus-batch-test", logger: captureLogger().logger, streams: [def] });
+    try {
+      await work(bus, names, def);
+    } finally {
+      await bus.close();
+      const nc = await connect({ servers: url });
+      await (await nc.jetstreamManager()).streams.delete(names.stream).catch(() => false);
+      await nc.close();
+    }
+  };
+
+  it("gives the events waiting behind a slow one to the batch handler together, and a lone event to the other", async () => {
+    await withBus(async (bus, names, def) => {
+      const subscription = await heldSubscription(bus, def, names.durable("d"));
+      await bus.publish(def.subject, envelopeFor(def, { grams: 0 }));
+      for (let g = 1; g < 6; g++) await bus.publish(def.subject, envelopeFor(def, { grams: g }));
+      // Pulled ahead while the first is held: the subscription's prefetch (10) covers them all.
+      await sleep(200);
+      subscription.release();
+      await waitFor(() => subscription.handled.length >= 6);
+      expect(subscription.handled).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(subscription.batches).toEqual([5]);
+      await bus.publish(def.subject, envelopeFor(def, { grams: 6 }));
+      await waitFor(() => subscription.handled.length >= 7);
+      expect(subscription.batches).toEqual([5]);
+    });
+  });
+
+  it("drops a poison event of a batch and hands the rest together", async () => {
+    await withBus(async (bus, names, def) => {
+      const subscription = await heldSubscription(bus, def, names.durable("d"));
+      await bus.publish(def.subject, envelopeFor(def, { grams: 0 }));
+      const nc = await connect({ servers: url });
+      const js = nc.jetstream();
+      await js.publish(def.subject, new TextEncoder().encode("{not json"));
+      for (let g = 1; g < 4; g++) await bus.publish(def.subject, envelopeFor(def, { grams: g }));
+      await nc.close();
+      await sleep(200);
+      subscription.release();
+      await waitFor(() => subscription.handled.length >= 4);
+      expect(subscription.handled).toEqual([0, 1, 2, 3]);
+      expect(subscription.batches).toEqual([3]);
+    });
   });
 });
