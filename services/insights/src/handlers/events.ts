@@ -9,10 +9,21 @@ import { ensureBackfilled, refreshIntakeDays } from "./sources.ts";
  * first. Each handler is idempotent; durables come from the contracts.
  */
 export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
-  await bus.subscribe(bodyMetricsEvents.weightLogged, insightsDurable(bodyMetricsEvents.weightLogged), async ({ data }) => {
-    await ensureBackfilled(bus, store, data.accountId);
-    await store.addReading(data.accountId, { id: data.readingId, ts: data.ts, weightKg: data.weightKg });
-  }),
+  await bus.subscribe(
+    bodyMetricsEvents.weightLogged,
+    insightsDurable(bodyMetricsEvents.weightLogged),
+    async ({ data }) => {
+      await ensureBackfilled(bus, store, data.accountId);
+      await store.addReading(data.accountId, { id: data.readingId, ts: data.ts, weightKg: data.weightKg });
+    },
+    {
+      // Weigh-ins come in bursts (a scale's history, many people at once): those waiting go in one statement.
+      batch: async (events) => {
+        for (const accountId of new Set(events.map(({ data }) => data.accountId))) await ensureBackfilled(bus, store, accountId);
+        await store.addReadings(events.map(({ data }) => ({ accountId: data.accountId, id: data.readingId, ts: data.ts, weightKg: data.weightKg })));
+      },
+    },
+  ),
   await bus.subscribe(bodyMetricsEvents.weightDeleted, insightsDurable(bodyMetricsEvents.weightDeleted), async ({ data }) => {
     await ensureBackfilled(bus, store, data.accountId);
     await store.deleteReading(data.accountId, data.readingId);

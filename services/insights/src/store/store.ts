@@ -54,6 +54,9 @@ export const createStore = (db: Database) => {
 
     addReading: (accountId: string, reading: Reading) => weightDays.add(accountId, reading),
 
+    /** Readings of any accounts, in one statement: a batch of weigh-in events. */
+    addReadings: (readings: (Reading & { accountId: string })[]) => weightDays.addMany(readings),
+
     deleteReading: (accountId: string, id: string) => weightDays.delete(accountId, id),
 
     /** The account's readings in [from, to) become exactly `readings`: a repair from body-metrics' answer. */

@@ -96,22 +96,54 @@ export const createWeightDays = (db: Database, prisma: PrismaClient) => {
     return { profile, days: (row!.days ?? []).map(([date, sum, count]) => ({ date, kg: sum / count })) };
   };
 
+  /** One statement on the driver: runs for every weigh-in (docs/decisions/0036-hot-paths-on-the-driver.md). */
+  const add = (accountId: string, { id, ts, weightKg }: Reading) =>
+    inZone(accountId, async (zone) => {
+      const [row] = await db.query<{ zoned: number }>(Prisma.sql`
+        WITH z AS (SELECT account_id FROM weight_day_zone WHERE account_id = ${accountId}::uuid AND time_zone = ${zone} FOR SHARE),
+        r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
+              SELECT ${id}::uuid, account_id, ${new Date(ts)}, ${weightKg}, ${localDay(ts, zone)}::date FROM z
+              ON CONFLICT (id) DO NOTHING RETURNING day, weight_kg),
+        d AS (INSERT INTO weight_day (account_id, day, sum_kg, count) SELECT ${accountId}::uuid, day, weight_kg, 1 FROM r ${addToDays})
+        SELECT count(*)::int AS zoned FROM z`);
+      return row!.zoned > 0;
+    });
+
   return {
     rebuild,
     read,
+    add,
 
-    /** One statement on the driver: runs for every weigh-in (docs/decisions/0036-hot-paths-on-the-driver.md). */
-    add: (accountId: string, { id, ts, weightKg }: Reading) =>
-      inZone(accountId, async (zone) => {
-        const [row] = await db.query<{ zoned: number }>(Prisma.sql`
-          WITH z AS (SELECT account_id FROM weight_day_zone WHERE account_id = ${accountId}::uuid AND time_zone = ${zone} FOR SHARE),
-          r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
-                SELECT ${id}::uuid, account_id, ${new Date(ts)}, ${weightKg}, ${localDay(ts, zone)}::date FROM z
-                ON CONFLICT (id) DO NOTHING RETURNING day, weight_kg),
-          d AS (INSERT INTO weight_day (account_id, day, sum_kg, count) SELECT ${accountId}::uuid, day, weight_kg, 1 FROM r ${addToDays})
-          SELECT count(*)::int AS zoned FROM z`);
-        return row!.zoned > 0;
-      }),
+    /**
+     * Several accounts' readings in one statement (a batch of weigh-in events, docs/decisions/0088-batched-event-handling.md),
+     * each account's zone row locked shared in account order; the readings of an account whose zone moved meanwhile
+     * go through `add` one by one, which learns the new zone.
+     */
+    async addMany(readings: (Reading & { accountId: string })[]) {
+      const unique = [...new Map(readings.map((r) => [r.id, r])).values()];
+      const accounts = [...new Set(unique.map((r) => r.accountId))].sort();
+      const zoneByAccount = new Map<string, string>();
+      for (const accountId of accounts) zoneByAccount.set(accountId, await zoneOf(accountId));
+      const zonesOf = unique.map((r) => zoneByAccount.get(r.accountId)!);
+      const [row] = await db.query<{ moved: string[] }>(Prisma.sql`
+        WITH n AS (SELECT * FROM unnest(${unique.map((r) => r.id)}::uuid[], ${unique.map((r) => r.accountId)}::uuid[],
+                     ${unique.map((r) => new Date(r.ts).toISOString())}::timestamptz[], ${unique.map((r) => r.weightKg)}::float8[],
+                     ${unique.map((r, i) => localDay(r.ts, zonesOf[i]!))}::date[], ${zonesOf}::text[]) AS n(id, account_id, ts, weight_kg, day, zone)),
+        z AS (SELECT account_id, time_zone FROM weight_day_zone WHERE account_id = ANY(${accounts}::uuid[]) ORDER BY account_id FOR SHARE),
+        r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
+              SELECT n.id, n.account_id, n.ts, n.weight_kg, n.day FROM n JOIN z ON z.account_id = n.account_id AND z.time_zone = n.zone
+              ON CONFLICT (id) DO NOTHING RETURNING account_id, day, weight_kg),
+        d AS (INSERT INTO weight_day (account_id, day, sum_kg, count)
+              SELECT account_id, day, sum(weight_kg), count(*) FROM r GROUP BY account_id, day ORDER BY account_id, day ${addToDays})
+        SELECT coalesce(array_agg(DISTINCT n.account_id::text), '{}') AS moved FROM n
+        WHERE NOT EXISTS (SELECT 1 FROM z WHERE z.account_id = n.account_id AND z.time_zone = n.zone)`);
+      const moved = new Set(row!.moved);
+      for (const reading of unique) {
+        if (!moved.has(reading.accountId)) continue;
+        zones.delete(reading.accountId);
+        await add(reading.accountId, reading);
+      }
+    },
 
     /** The reading's day loses it; the reading goes even when the account has no day rows yet. */
     async delete(accountId: string, id: string) {

@@ -67,6 +67,26 @@ describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () 
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
   });
 
+  it("follow a batch of several accounts' readings, a reading twice in it or already stored, and an account whose zone another replica moved", async () => {
+    const [utc, kathmandu, moved] = [randomUUID(), randomUUID(), randomUUID()];
+    await memory.store.replaceProfile(kathmandu, { ...defaultProfile, timeZone: "Asia/Kathmandu" });
+    const kept = new Map<string, Reading[]>([[utc, readingsFrom(0, 40)], [kathmandu, readingsFrom(10, 40)], [moved, readingsFrom(20, 40)]]);
+    const tagged = (accountId: string, readings: Reading[]) => readings.map((r) => ({ ...r, accountId }));
+    await memory.store.addReading(utc, kept.get(utc)![0]!);
+    await memory.store.addReading(moved, kept.get(moved)![0]!);
+
+    // Another replica changes the zone: this store still remembers UTC for `moved`.
+    const otherReplica = createStore(memory.db);
+    await otherReplica.replaceProfile(moved, { ...defaultProfile, timeZone: "America/St_Johns" });
+    const batch = [...kept].flatMap(([accountId, readings]) => tagged(accountId, readings));
+    await memory.store.addReadings([...batch, ...tagged(kathmandu, kept.get(kathmandu)!.slice(0, 3))].sort((a, b) => a.ts - b.ts));
+    await otherReplica.close();
+
+    expect(await daysOf(utc)).toEqual(expectedDays(kept.get(utc)!, "UTC"));
+    expect(await daysOf(kathmandu)).toEqual(expectedDays(kept.get(kathmandu)!, "Asia/Kathmandu"));
+    expect(await daysOf(moved)).toEqual(expectedDays(kept.get(moved)!, "America/St_Johns"));
+  });
+
   it("regroup every reading when the profile's zone changes, and in the new zone from then on", async () => {
     const accountId = randomUUID();
     const kept = readingsFrom(0, 150);
