@@ -31,7 +31,7 @@ export const relayContract = (ctx: ContractContext): void => {
     const bus = await ctx.harness.open([def]);
     const ids: string[] = [];
     await bus.subscribe(def, ctx.names.durable("d"), async (e) => void ids.push(e.id));
-    // The second publish of every early pass fails, so the first row goes out again in the retried claim.
+    // Every second publish of the first six fails: a row fails beside rows that went out, and again when retried.
     let calls = 0;
     const flaky: Pick<Bus, "publish"> = {
       publish: async (subject: string, envelope: EventEnvelope) => {
@@ -45,7 +45,8 @@ export const relayContract = (ctx: ContractContext): void => {
     try {
       await waitFor(() => ids.length >= 3);
       await sleep(150);
-      expect(ids).toEqual(rows.map((r) => (r.payload as EventEnvelope).id));
+      // Each once; a failed row may follow the rows of its window (docs/decisions/0089-relay-publishes-in-windows.md).
+      expect([...ids].sort()).toEqual(rows.map((r) => (r.payload as EventEnvelope).id).sort());
       expect(await outbox.pending()).toBe(0);
       expect(ctx.log.some((e) => e.level === "error" && /relay pass failed/.test(e.msg ?? ""))).toBe(true);
     } finally {
