@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { runBenchmark } from "./support/cleanup.ts";
 import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
-import { measure, SHARED_SERVERS, type LoadSpec } from "./support/load.ts";
+import { measure, SHARED_SERVERS, untilQuiet, type LoadSpec } from "./support/load.ts";
 import { logSummary } from "./support/logs.ts";
 import { seedHistory } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
@@ -43,8 +43,15 @@ await runBenchmark(async () => {
   };
   const path = paths[name];
   if (!path) throw new Error(`unknown path ${name}: one of ${Object.keys(paths).join(", ")}`);
-  const figures = await measure({ ...path, connections: Number(values.connections), duration: Number(values.duration) }, 2, { ...platform.pids, ...SHARED_SERVERS });
+  const watched = { ...platform.pids, ...SHARED_SERVERS };
+  const duration = Number(values.duration);
+  const figures = await measure({ ...path, connections: Number(values.connections), duration }, 2, watched);
   console.log(`${name}: ${JSON.stringify(figures)}`);
+  // What the load left behind (outbox rows not yet published, events not yet consumed) is work its req/s leaves out.
+  const behindMs = await untilQuiet(watched);
+  console.log(behindMs === null
+    ? "still busy 120 s after the load"
+    : `idle again ${(behindMs / 1000).toFixed(1)} s after the load: ${Math.round(figures.requests / (duration + behindMs / 1000))} req/s with that work counted`);
   const memory = await platform.memory();
   console.log(`RSS after the load: ${memory.map((m) => `${m.name} ${m.memory?.rssMb ?? "?"} MB`).join(", ")}`);
   console.log(logSummary());
