@@ -48,7 +48,8 @@ export interface SubscribeOptions {
   retryDelayMs?: number;
   /**
    * Events a replica holds at once (NATS pull batch). Small, because held events age towards ackWaitMs
-   * while they wait. Default 10. The in-process bus hands one event at a time to each subscriber.
+   * while they wait. Default 10, or 50 with a batch handler, which takes them together. The in-process bus hands
+   * one event at a time to each subscriber.
    */
   prefetch?: number;
 }

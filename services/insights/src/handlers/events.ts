@@ -3,6 +3,16 @@ import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
 import { ensureBackfilled, refreshIntakeDays } from "./sources.ts";
 
+/** Each day the food events changed (its date, and the one an item moved from) copied from nutrition once. */
+const refreshChangedDays = async (bus: Bus, store: Store, changes: { accountId: string; date: string; previousDate?: string | null | undefined }[]) => {
+  const days = new Map<string, { accountId: string; date: string }>();
+  for (const { accountId, date, previousDate } of changes) {
+    for (const day of [date, previousDate]) if (day) days.set(`${accountId}/${day}`, { accountId, date: day });
+  }
+  for (const accountId of new Set(changes.map((change) => change.accountId))) await ensureBackfilled(bus, store, accountId);
+  for (const { accountId, date } of days.values()) await refreshIntakeDays(bus, store, accountId, date, date);
+};
+
 /**
  * Every subscription of the insights service, in one place: weigh-ins logged and deleted, and each food-item
  * change or day mark, which refreshes its day(s) from nutrition; an account met for the first time is back-filled
@@ -30,13 +40,9 @@ export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
   }),
   ...(await Promise.all(
     Object.values(nutritionEvents).map((def) =>
-      bus.subscribe(def, insightsDurable(def), async ({ data }) => {
-        await ensureBackfilled(bus, store, data.accountId);
-        await refreshIntakeDays(bus, store, data.accountId, data.date, data.date);
-        const previousDate = "previousDate" in data ? data.previousDate : null;
-        if (previousDate && previousDate !== data.date) {
-          await refreshIntakeDays(bus, store, data.accountId, previousDate, previousDate);
-        }
+      bus.subscribe(def, insightsDurable(def), async ({ data }) => refreshChangedDays(bus, store, [data]), {
+        // A day logged at once, or an import, is a burst of events about the same few days: each asked once.
+        batch: async (events) => refreshChangedDays(bus, store, events.map(({ data }) => data)),
       }),
     ),
   )),

@@ -1,6 +1,10 @@
 import { bodyMetricsEvents, nutritionItemEvents, nutritionRollupDurable, nutritionTargetsDurable } from "@fit/contracts";
 import type { Bus } from "@fit/bus";
-import type { Store } from "../store/store.ts";
+import type { PendingDayRef, Store } from "../store/store.ts";
+
+/** The days an item event marked pending: its date, and the one it moved from. */
+const daysOf = ({ id, data }: { id: string; data: { accountId: string; date: string; previousDate?: string | null | undefined } }): PendingDayRef[] =>
+  [data.date, data.previousDate].flatMap((date) => (date ? [{ accountId: data.accountId, date, eventId: id }] : []));
 
 /**
  * Every subscription of the nutrition service, in one place. Durable names are per purpose, so replicas of
@@ -10,9 +14,9 @@ import type { Store } from "../store/store.ts";
 export const subscribeNutritionEvents = async (bus: Bus, store: Store) => {
   const subscriptions = await Promise.all(
     Object.values(nutritionItemEvents).map((def) =>
-      bus.subscribe(def, nutritionRollupDurable(def), async ({ id, data }) => {
-        await store.recomputeDay(data.accountId, data.date, id);
-        if (data.previousDate) await store.recomputeDay(data.accountId, data.previousDate, id);
+      bus.subscribe(def, nutritionRollupDurable(def), async (event) => store.recomputeDays(daysOf(event)), {
+        // A burst of writes (an import, a day logged at once) is one look at which days are still pending.
+        batch: async (events) => store.recomputeDays(events.flatMap(daysOf)),
       }),
     ),
   );

@@ -90,6 +90,13 @@ interface TargetsRow {
   daily_kcal_target: number | null;
   protein_target_g: number | null;
 }
+/** A day that an item event marked pending, and that event. */
+export interface PendingDayRef {
+  accountId: string;
+  date: string;
+  eventId: string;
+}
+
 const targetsOf = (row: TargetsRow): NutritionTargets => ({ dailyKcalTarget: row.daily_kcal_target, proteinTargetG: row.protein_target_g });
 
 /**
@@ -110,6 +117,39 @@ export const createStore = (db: Database) => {
       FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}`);
     return nutritionDay(date, row?.mark ?? null, row?.item_count ?? 0, row?.kcal ?? 0);
   };
+
+
+  /** Of these (account, day, event), those whose day is still pending on that very event: one statement. */
+  const stillPending = async (days: PendingDayRef[]) =>
+    days.length === 0
+      ? []
+      : db.query<PendingDayRef>(Prisma.sql`
+          SELECT DISTINCT p.account_id::text AS "accountId", p.date, p.event_id::text AS "eventId"
+          FROM pending_day p JOIN unnest(${days.map((d) => d.accountId)}::uuid[], ${days.map((d) => d.date)}::text[], ${days.map((d) => d.eventId)}::uuid[])
+            AS d(account_id, date, event_id) ON p.account_id = d.account_id AND p.date = d.date AND p.event_id = d.event_id`);
+
+  /** The day's total becomes the sum of its items, and the day stops pending on `eventId` (if it still does). */
+  const sumDay = (accountId: string, date: string, eventId: string | null) =>
+    // Two statements in one batch transaction: the second takes its snapshot once the first holds the lock.
+    prisma.$transaction([
+      prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,
+      prisma.$executeRaw`
+        WITH total AS (
+          SELECT ${DAY_SUMS}, count(*)::int AS n
+          FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}
+        ), stored AS (
+          INSERT INTO daily_total (account_id, date, ${DAY_SUMS_COLUMNS}, item_count, updated_at)
+          SELECT ${accountId}::uuid, ${date}, ${DAY_SUMS_COLUMNS}, n, now() FROM total WHERE n > 0
+          ON CONFLICT (account_id, date) DO UPDATE
+            SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, fat_g = EXCLUDED.fat_g, carbs_g = EXCLUDED.carbs_g,
+              fiber_g = EXCLUDED.fiber_g, macros_unknown_items = EXCLUDED.macros_unknown_items,
+              item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
+        ), emptied AS (
+          DELETE FROM daily_total WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT n FROM total) = 0
+        )
+        DELETE FROM pending_day
+        WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId}::uuid`,
+    ]);
 
   return {
     outbox: createOutboxSource(db),
@@ -249,31 +289,16 @@ export const createStore = (db: Database) => {
      * behind a burst of writes to one day then sums the day once, not once per write.
      */
     recomputeDay: async (accountId: string, date: string, eventId?: string) => {
-      if (eventId !== undefined) {
-        const [pending] = await db.query<{ yes: boolean }>(Prisma.sql`
-          SELECT EXISTS (SELECT 1 FROM pending_day WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId}::uuid) AS yes`);
-        if (!pending?.yes) return;
-      }
-      // Two statements in one batch transaction: the second takes its snapshot once the first holds the lock.
-      await prisma.$transaction([
-        prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}/${date}`}, 0))`,
-        prisma.$executeRaw`
-          WITH total AS (
-            SELECT ${DAY_SUMS}, count(*)::int AS n
-            FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}
-          ), stored AS (
-            INSERT INTO daily_total (account_id, date, ${DAY_SUMS_COLUMNS}, item_count, updated_at)
-            SELECT ${accountId}::uuid, ${date}, ${DAY_SUMS_COLUMNS}, n, now() FROM total WHERE n > 0
-            ON CONFLICT (account_id, date) DO UPDATE
-              SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, fat_g = EXCLUDED.fat_g, carbs_g = EXCLUDED.carbs_g,
-                fiber_g = EXCLUDED.fiber_g, macros_unknown_items = EXCLUDED.macros_unknown_items,
-                item_count = EXCLUDED.item_count, updated_at = EXCLUDED.updated_at
-          ), emptied AS (
-            DELETE FROM daily_total WHERE account_id = ${accountId}::uuid AND date = ${date} AND (SELECT n FROM total) = 0
-          )
-          DELETE FROM pending_day
-          WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId ?? null}::uuid`,
-      ]);
+      if (eventId === undefined) await sumDay(accountId, date, null);
+      else for (const day of await stillPending([{ accountId, date, eventId }])) await sumDay(day.accountId, day.date, day.eventId);
+    },
+
+    /**
+     * The days of several events, as `recomputeDay` for each: which of them are still pending on their event is
+     * one statement, and a day named by several events is summed once (docs/decisions/0088-batched-event-handling.md).
+     */
+    recomputeDays: async (days: PendingDayRef[]) => {
+      for (const day of await stillPending(days)) await sumDay(day.accountId, day.date, day.eventId);
     },
 
     /** Stored totals, newest first, plus the days still pending, computed now from their items. */

@@ -65,6 +65,30 @@ describe("roll-up", () => {
   });
 });
 
+describe("roll-up of a batch of events", () => {
+  it("sums each day once, for the event it is still pending on, and leaves the days of replaced events", async () => {
+    const [one, other] = [randomUUID(), randomUUID()];
+    const pending = async (accountId: string) =>
+      (await store.stalePendingDays(new Date(Date.now() + DAY_MS))).filter((d) => d.accountId === accountId).map(({ date, eventId }) => ({ date, eventId }));
+    await store.addItems([item(one, 300)]);
+    const [replaced] = await pending(one);
+    await store.addItems([item(one, 200), item(one, 100, daysAgo(1))]);
+    await store.addItems([item(other, 400)]);
+    const current = [...(await pending(one)), ...(await pending(other))];
+    expect(current).toHaveLength(3);
+
+    // The replaced event alone: its day waits for the event that replaced it.
+    await store.recomputeDays([{ accountId: one, ...replaced! }]);
+    expect((await store.recentTotals(one, 60)).stored).toEqual([]);
+
+    const batch = [{ accountId: one, ...replaced! }, ...current.slice(0, 2).map((d) => ({ accountId: one, ...d })), { accountId: other, ...current[2]! }];
+    await store.recomputeDays([...batch, batch[1]!]);
+    expect((await store.recentTotals(one, 60)).stored.map((d) => [d.date, d.kcal])).toEqual([[today, 500], [daysAgo(1), 100]]);
+    expect((await store.recentTotals(other, 60)).stored.map((d) => [d.date, d.kcal])).toEqual([[today, 400]]);
+    expect([...(await pending(one)), ...(await pending(other))]).toEqual([]);
+  });
+});
+
 describe("reconciliation", () => {
   it("stores the sum of items for a day whose event never arrived, and clears it once stale", async () => {
     const accountId = randomUUID();
