@@ -131,32 +131,47 @@ export const deliver = async <E extends EventDef>(
 };
 
 /**
- * Runs the deliveries in hand, in order, and resolves each one's outcome: two or more events go to `batch`
- * together, in one span that links every event's trace (docs/decisions/0088-batched-event-handling.md); if it
- * throws, or there is no batch handler, each goes to `handler` alone.
+ * Runs the deliveries in hand, in order, and settles each as soon as its outcome is known: two or more events go
+ * to `batch` together, in one span that links every event's trace (docs/decisions/0088-batched-event-handling.md);
+ * if it throws, or there is no batch handler, each goes to `handler` alone, and those still waiting their turn are
+ * told to the server as being worked on every third of ack_wait, so that a slow pass through them hands none out
+ * again.
  */
 export const deliverAll = async <E extends EventDef>(
   def: E,
   durable: string,
-  handler: EventHandler<E>,
-  batch: BatchHandler<E> | undefined,
+  handlers: { one: EventHandler<E>; batch: BatchHandler<E> | undefined },
   incoming: Incoming[],
   opts: ResolvedSubscribeOptions,
   logger: Logger,
-): Promise<Outcome[]> => {
+  settle: (index: number, outcome: Outcome) => void,
+): Promise<void> => {
   const received = incoming.map((one) => receive(def, durable, one, logger));
+  received.forEach((one, i) => {
+    if (!one) settle(i, { kind: "drop" });
+  });
   const events = received.filter((one) => one !== null);
-  if (batch && events.length > 1) {
+  if (handlers.batch && events.length > 1) {
+    const { batch } = handlers;
     const traces = events.map((one) => extractTrace(one.headers));
     const attributes = { ...spanAttributes(def, durable), "messaging.batch.message_count": String(events.length) };
     try {
       await inSpan(`${def.subject} process`, SpanKind.CONSUMER, traces[0]!, attributes, () => batch(events.map((one) => one.event)), traces);
-      return received.map((one) => (one ? { kind: "ack" } : { kind: "drop" }));
+      received.forEach((one, i) => {
+        if (one) settle(i, { kind: "ack" });
+      });
+      return;
     } catch (err) {
       logger.warn({ subject: def.subject, durable, err, events: events.length }, "batch handler failed; each event is handled alone");
     }
   }
-  const outcomes: Outcome[] = [];
-  for (const one of received) outcomes.push(one ? await handleOne(def, durable, handler, one, opts, logger) : { kind: "drop" });
-  return outcomes;
+  let signalled = Date.now();
+  for (const [i, one] of received.entries()) {
+    if (!one) continue;
+    if (Date.now() - signalled > opts.ackWaitMs / 3) {
+      for (const waiting of received.slice(i)) waiting?.delivery.working();
+      signalled = Date.now();
+    }
+    settle(i, await handleOne(def, durable, handlers.one, one, opts, logger));
+  }
 };

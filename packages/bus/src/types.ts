@@ -171,7 +171,7 @@ export interface OutboxRow {
   headers?: Record<string, string> | null;
 }
 
-/** What became of a claim: rows the stream acknowledged, the row whose publish failed, rows not tried. */
+/** What became of a claim: rows the stream acknowledged, rows whose publish failed, rows not tried. */
 export interface OutboxOutcome {
   sent: string[];
   failed: string[];

@@ -67,13 +67,16 @@ export const consume = async <E extends EventDef>(
     return next;
   };
 
-  /** The message in hand and, with a batch handler, those the iterator already holds, up to the prefetch. */
+  /**
+   * The message in hand and, with a batch handler, those the iterator already holds, up to the prefetch. A failing
+   * iterator ends the look: the messages in hand are handled, and the failure comes with the next message.
+   */
   const take = async (first: JsMsg) => {
     const hand = [first];
     let next: ReturnType<typeof following> | undefined;
     while (handlers.batch && hand.length < opts.prefetch) {
       next = following();
-      const more = await Promise.race([next, turnOfTheLoop()]);
+      const more = await Promise.race([next, turnOfTheLoop()]).catch((): typeof NOTHING_WAITING => NOTHING_WAITING);
       if (more === NOTHING_WAITING || more.done) break;
       hand.push(more.value);
       next = undefined;
@@ -93,21 +96,33 @@ export const consume = async <E extends EventDef>(
     else m.term();
   };
 
+  /** Settles each message of the hand as soon as its outcome is known; any it could not handle go back at once. */
+  const handle = async (hand: JsMsg[]) => {
+    const unsettled = new Set(hand);
+    const settleOne = (m: JsMsg, outcome: Outcome) => {
+      unsettled.delete(m);
+      // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
+      try {
+        settle(m, outcome);
+      } catch (err) {
+        logger.warn({ err, subject: def.subject, durable }, "could not settle event");
+      }
+    };
+    try {
+      await deliverAll(def, durable, handlers, hand.map(incoming), opts, logger, (i, outcome) => settleOne(hand[i]!, outcome));
+    } catch (err) {
+      logger.error({ err, subject: def.subject, durable, events: unsettled.size }, "events not handled; handed back");
+      for (const m of unsettled) settleOne(m, { kind: "retry", delayMs: opts.retryDelayMs });
+    }
+  };
+
   const unwatch = watchConsumer(def.subject, durable, async () => (await jsm.consumers.info(def.stream, durable)).num_pending);
 
   const loop = (async () => {
     let next = following();
     for (let result = await next; !result.done; result = await next) {
       const taken = await take(result.value);
-      const outcomes = await deliverAll(def, durable, handlers.one, handlers.batch, taken.hand.map(incoming), opts, logger);
-      taken.hand.forEach((m, i) => {
-        // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
-        try {
-          settle(m, outcomes[i]!);
-        } catch (err) {
-          logger.warn({ err, subject: def.subject, durable }, "could not settle event");
-        }
-      });
+      await handle(taken.hand);
       next = taken.next ?? following();
     }
   })().catch((err: unknown) => logger.error({ err, subject: def.subject, durable }, "event consumer stopped"));

@@ -1,19 +1,20 @@
 import type { EventEnvelope } from "@fit/contracts";
 import { expect, it } from "vitest";
-import type { Bus } from "../../src/index.ts";
+import type { Bus, SubscribeOptions } from "../../src/index.ts";
 import type { ContractContext } from "../bus-contract.ts";
-import { envelopeFor, waitFor } from "../support.ts";
+import { envelopeFor, sleep, waitFor } from "../support.ts";
 import { eventDef, fast } from "./events.ts";
 
 /**
  * A subscription with a batch handler whose first event is held until `release`: the events published meanwhile
  * wait, and on NATS come out together. `handled` lists every event as it was handled, `batches` each batch's size.
+ * `eachMs` slows every later event the one-event handler takes.
  */
 export const heldSubscription = async (
   bus: Bus,
   def: ReturnType<typeof eventDef>,
   durable: string,
-  { batchFails = false } = {},
+  { batchFails = false, eachMs = 0, options = fast }: { batchFails?: boolean; eachMs?: number; options?: SubscribeOptions } = {},
 ) => {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -24,10 +25,11 @@ export const heldSubscription = async (
     durable,
     async (e) => {
       if (handled.length === 0) await held;
+      else await sleep(eachMs);
       handled.push(e.data.grams);
     },
     {
-      ...fast,
+      ...options,
       batch: async (events: EventEnvelope<{ grams: number }>[]) => {
         batches.push(events.length);
         if (batchFails) throw new Error("the batch's statement failed");

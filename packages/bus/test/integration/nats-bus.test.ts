@@ -138,6 +138,22 @@ describe("a NATS subscription with a batch handler (docs/decisions/0088-batched-
     });
   });
 
+  it("hands the events of a failed batch on one by one, slower than ack_wait, and none comes back", async () => {
+    await withBus(async (bus, names, def) => {
+      const subscription = await heldSubscription(bus, def, names.durable("d"), { batchFails: true, eachMs: 300, options: { ackWaitMs: 900, retryDelayMs: 30 } });
+      await bus.publish(def.subject, envelopeFor(def, { grams: 0 }));
+      await sleep(50);
+      for (let g = 1; g < 6; g++) await bus.publish(def.subject, envelopeFor(def, { grams: g }));
+      await sleep(200);
+      subscription.release();
+      await waitFor(() => subscription.handled.length >= 6, 10_000);
+      // Five events at 300 ms each is past ack_wait: those still waiting were told to the server as being worked on.
+      await sleep(1_500);
+      expect(subscription.batches).toEqual([5]);
+      expect(subscription.handled).toEqual([0, 1, 2, 3, 4, 5]);
+    });
+  });
+
   it("drops a poison event of a batch and hands the rest together", async () => {
     await withBus(async (bus, names, def) => {
       const subscription = await heldSubscription(bus, def, names.durable("d"));

@@ -132,6 +132,8 @@ export const createWeightDays = (db: Database, prisma: PrismaClient) => {
         z AS (SELECT account_id, time_zone FROM weight_day_zone WHERE account_id = ANY(${accounts}::uuid[]) ORDER BY account_id FOR SHARE),
         r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
               SELECT n.id, n.account_id, n.ts, n.weight_kg, n.day FROM n JOIN z ON z.account_id = n.account_id AND z.time_zone = n.zone
+              -- In id order: two replicas inserting one redelivered reading each wait on the other's row otherwise.
+              ORDER BY n.id
               ON CONFLICT (id) DO NOTHING RETURNING account_id, day, weight_kg),
         d AS (INSERT INTO weight_day (account_id, day, sum_kg, count)
               SELECT account_id, day, sum(weight_kg), count(*) FROM r GROUP BY account_id, day ORDER BY account_id, day ${addToDays})
