@@ -29,7 +29,7 @@ export const inSpan = <T>(
   inTracerSpan(
     tracer,
     name,
-    { kind, attributes: { "messaging.system": "nats", ...attributes }, links: links.flatMap((linked) => spanLink(linked)) },
+    { kind, attributes: { "messaging.system": "nats", ...attributes }, links: links.flatMap(spanLink) },
     parent,
     fn,
   );

@@ -90,12 +90,6 @@ export const consume = async <E extends EventDef>(
     deliveryCount: m.info.deliveryCount,
     delivery: { working: () => m.working() },
   });
-  const settle = (m: JsMsg, outcome: Outcome) => {
-    if (outcome.kind === "ack") m.ack();
-    else if (outcome.kind === "retry") m.nak(outcome.delayMs);
-    else m.term();
-  };
-
   /** Settles each message of the hand as soon as its outcome is known; any it could not handle go back at once. */
   const handle = async (hand: JsMsg[]) => {
     const unsettled = new Set(hand);
@@ -103,7 +97,9 @@ export const consume = async <E extends EventDef>(
       unsettled.delete(m);
       // A failed ack only means the event comes back after ack_wait; consumers are idempotent.
       try {
-        settle(m, outcome);
+        if (outcome.kind === "ack") m.ack();
+        else if (outcome.kind === "retry") m.nak(outcome.delayMs);
+        else m.term();
       } catch (err) {
         logger.warn({ err, subject: def.subject, durable }, "could not settle event");
       }

@@ -3,13 +3,20 @@ import type { Bus } from "@fit/bus";
 import type { Store } from "../store/store.ts";
 import { ensureBackfilled, refreshIntakeDays } from "./sources.ts";
 
+/** Each account a batch names back-filled first, once, as for a single event. */
+const ensureAllBackfilled = async (bus: Bus, store: Store, accountIds: string[]) => {
+  for (const accountId of new Set(accountIds)) await ensureBackfilled(bus, store, accountId);
+};
+
+const readingOf = ({ readingId, ts, weightKg }: { readingId: string; ts: number; weightKg: number }) => ({ id: readingId, ts, weightKg });
+
 /** Each day the food events changed (its date, and the one an item moved from) copied from nutrition once. */
 const refreshChangedDays = async (bus: Bus, store: Store, changes: { accountId: string; date: string; previousDate?: string | null | undefined }[]) => {
   const days = new Map<string, { accountId: string; date: string }>();
   for (const { accountId, date, previousDate } of changes) {
     for (const day of [date, previousDate]) if (day) days.set(`${accountId}/${day}`, { accountId, date: day });
   }
-  for (const accountId of new Set(changes.map((change) => change.accountId))) await ensureBackfilled(bus, store, accountId);
+  await ensureAllBackfilled(bus, store, changes.map((change) => change.accountId));
   for (const { accountId, date } of days.values()) await refreshIntakeDays(bus, store, accountId, date, date);
 };
 
@@ -24,13 +31,13 @@ export const subscribeInsightsEvents = async (bus: Bus, store: Store) => [
     insightsDurable(bodyMetricsEvents.weightLogged),
     async ({ data }) => {
       await ensureBackfilled(bus, store, data.accountId);
-      await store.addReading(data.accountId, { id: data.readingId, ts: data.ts, weightKg: data.weightKg });
+      await store.addReading(data.accountId, readingOf(data));
     },
     {
       // Weigh-ins come in bursts (a scale's history, many people at once): those waiting go in one statement.
       batch: async (events) => {
-        for (const accountId of new Set(events.map(({ data }) => data.accountId))) await ensureBackfilled(bus, store, accountId);
-        await store.addReadings(events.map(({ data }) => ({ accountId: data.accountId, id: data.readingId, ts: data.ts, weightKg: data.weightKg })));
+        await ensureAllBackfilled(bus, store, events.map(({ data }) => data.accountId));
+        await store.addReadings(events.map(({ data }) => ({ accountId: data.accountId, ...readingOf(data) })));
       },
     },
   ),

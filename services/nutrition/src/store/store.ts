@@ -90,6 +90,7 @@ interface TargetsRow {
   daily_kcal_target: number | null;
   protein_target_g: number | null;
 }
+
 /** A day that an item event marked pending, and that event. */
 export interface PendingDayRef {
   accountId: string;
@@ -117,7 +118,6 @@ export const createStore = (db: Database) => {
       FROM food_item WHERE account_id = ${accountId}::uuid AND date = ${date}`);
     return nutritionDay(date, row?.mark ?? null, row?.item_count ?? 0, row?.kcal ?? 0);
   };
-
 
   /** Of these (account, day, event), those whose day is still pending on that very event: one statement. */
   const stillPending = async (days: PendingDayRef[]) =>
@@ -150,6 +150,14 @@ export const createStore = (db: Database) => {
         DELETE FROM pending_day
         WHERE account_id = ${accountId}::uuid AND date = ${date} AND event_id = ${eventId}::uuid`,
     ]);
+
+  /**
+   * The days of several events: which of them are still pending on their event is one statement, and a day named
+   * by several events is summed once (docs/decisions/0088-batched-event-handling.md).
+   */
+  const recomputeDays = async (days: PendingDayRef[]) => {
+    for (const day of await stillPending(days)) await sumDay(day.accountId, day.date, day.eventId);
+  };
 
   return {
     outbox: createOutboxSource(db),
@@ -288,18 +296,10 @@ export const createStore = (db: Database) => {
      * never goes back to pending on an event that was already replaced, so the check needs no lock. A consumer
      * behind a burst of writes to one day then sums the day once, not once per write.
      */
-    recomputeDay: async (accountId: string, date: string, eventId?: string) => {
-      if (eventId === undefined) await sumDay(accountId, date, null);
-      else for (const day of await stillPending([{ accountId, date, eventId }])) await sumDay(day.accountId, day.date, day.eventId);
-    },
+    recomputeDay: (accountId: string, date: string, eventId?: string) =>
+      eventId === undefined ? sumDay(accountId, date, null) : recomputeDays([{ accountId, date, eventId }]),
 
-    /**
-     * The days of several events, as `recomputeDay` for each: which of them are still pending on their event is
-     * one statement, and a day named by several events is summed once (docs/decisions/0088-batched-event-handling.md).
-     */
-    recomputeDays: async (days: PendingDayRef[]) => {
-      for (const day of await stillPending(days)) await sumDay(day.accountId, day.date, day.eventId);
-    },
+    recomputeDays,
 
     /** Stored totals, newest first, plus the days still pending, computed now from their items. */
     async recentTotals(accountId: string, limit: number) {
