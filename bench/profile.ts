@@ -28,6 +28,14 @@ await runBenchmark(async () => {
   const today = new Date().toISOString().slice(0, 10);
   // The account of bench/targets.ts's heavy dashboard: years of food and thousands of weigh-ins.
   if (name === "dashboard-history") await withClient(db.url, (client) => seedHistory(client, accountId, today));
+  // bench/targets.ts reads the weigh-ins its write phase left: a full page of 50 and a cursor to the next.
+  if (name === "get-weight") {
+    await withClient(db.url, (client) => client.query(
+      `INSERT INTO body_metrics.weight_reading (id, account_id, ts, weight_kg, source)
+       SELECT gen_random_uuid(), $1, now() - i * interval '1 minute', 80 + i / 100.0, 'manual' FROM generate_series(1, 60) AS i`,
+      [accountId],
+    ));
+  }
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const paths: Record<string, Omit<LoadSpec, "connections" | "duration">> = {
     "post-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "POST", headers, body: "{\"weightKg\":80.5}" },

@@ -8,6 +8,7 @@ import pg from "pg";
 import { APPLIED, appliedNames, withInternals, type Database } from "./database.ts";
 import { scriptSafeFactory } from "./migration-adapter.ts";
 import { openPGlite, type SharedPGlite } from "./pglite.ts";
+import { driverTypes } from "./timestamps.ts";
 import { tracedQuery } from "./traced-query.ts";
 
 export interface DatabaseConfig {
@@ -64,7 +65,7 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
   // plan: left to choose, PostgreSQL re-plans it for every call once statistics show one account far larger than
   // the rest (docs/decisions/0048-generic-plans.md).
   const connection = { connectionString: url, options: `-c search_path=${schema} -c plan_cache_mode=force_generic_plan`, application_name: schema };
-  const pool = new pg.Pool({ ...connection, max: config.poolSize ?? 10, allowExitOnIdle: true });
+  const pool = new pg.Pool({ ...connection, types: driverTypes, max: config.poolSize ?? 10, allowExitOnIdle: true });
   pool.on("error", (error) => config.onPoolError?.(error));
   // A connection that dies while checked out (between a transaction's statements, say) emits 'error' on its
   // client; without a listener that would take the process down. The next use of it fails instead, and is

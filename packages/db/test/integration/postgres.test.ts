@@ -8,6 +8,7 @@ import { getLogs } from "@prisma/debug";
 import { createOutboxSource, forgetQueryArguments, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
 import { internalsOf } from "../../src/database.ts";
 import { claimSql, settleSql } from "../../src/outbox.ts";
+import { driverTypes } from "../../src/timestamps.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -250,5 +251,34 @@ describe("what Prisma keeps of its queries", () => {
     forgetQueryArguments();
     expect(getLogs(10_000_000)).not.toContain(marker.slice(0, 60));
     await prisma.$disconnect();
+  });
+});
+
+describe("timestamps read from PostgreSQL", () => {
+  const sample = `SELECT at, floor(extract(epoch FROM at) * 1000)::bigint::text AS ms FROM (
+      SELECT to_timestamp(-30000000000 + random() * 283000000000) FROM generate_series(1, 300)
+      UNION ALL VALUES (now()), ('2026-03-29 01:30:00.123456+00'), ('1900-01-01 00:00:00+00'), ('1000-01-01 00:00:00.5+00'),
+        ('0999-12-31 23:59:59.5+00'), ('0044-03-15 12:00:00+00 BC'), ('9999-12-31 23:59:59.999999+00'), ('12000-01-01 00:00:00+00')
+    ) AS v(at)`;
+
+  it("are the instants PostgreSQL stores, in any session time zone", async () => {
+    const client = new pg.Client({ connectionString: url, types: driverTypes });
+    await client.connect();
+    try {
+      for (const zone of ["UTC", "Asia/Kolkata", "America/St_Johns", "Asia/Kathmandu", "Pacific/Kiritimati", "America/Los_Angeles", "Europe/Amsterdam"]) {
+        await client.query(`SET TimeZone = '${zone}'`);
+        const { rows } = await client.query<{ at: Date; ms: string }>(sample);
+        expect(rows.map((row) => row.at.getTime()), zone).toEqual(rows.map((row) => Number(row.ms)));
+      }
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("come out of a store's query as Dates of those instants", async () => {
+    const db = await open();
+    const rows = await db.query<{ at: Date; ms: string }>(sql([sample]));
+    expect(rows.every((row) => row.at instanceof Date)).toBe(true);
+    expect(rows.map((row) => row.at.getTime())).toEqual(rows.map((row) => Number(row.ms)));
   });
 });
