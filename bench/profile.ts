@@ -9,7 +9,7 @@ import { pinForRun } from "./support/cpu.ts";
 import { createBenchDatabase, withClient } from "./support/database.ts";
 import { measure, SHARED_SERVERS, untilQuiet, type LoadSpec } from "./support/load.ts";
 import { logSummary } from "./support/logs.ts";
-import { seedHistory } from "./support/seed.ts";
+import { seedHistory, seedRecentWeighIns } from "./support/seed.ts";
 import { startPlatform } from "./support/services.ts";
 
 const { values, positionals } = parseArgs({
@@ -29,13 +29,7 @@ await runBenchmark(async () => {
   // The account of bench/targets.ts's heavy dashboard: years of food and thousands of weigh-ins.
   if (name === "dashboard-history") await withClient(db.url, (client) => seedHistory(client, accountId, today));
   // bench/targets.ts reads the weigh-ins its write phase left: a full page of 50 and a cursor to the next.
-  if (name === "get-weight") {
-    await withClient(db.url, (client) => client.query(
-      `INSERT INTO body_metrics.weight_reading (id, account_id, ts, weight_kg, source)
-       SELECT gen_random_uuid(), $1, now() - i * interval '1 minute', 80 + i / 100.0, 'manual' FROM generate_series(1, 60) AS i`,
-      [accountId],
-    ));
-  }
+  if (name === "get-weight") await withClient(db.url, (client) => seedRecentWeighIns(client, accountId, 60));
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const paths: Record<string, Omit<LoadSpec, "connections" | "duration">> = {
     "post-weight": { url: `${platform.gatewayUrl}/api/weight`, method: "POST", headers, body: "{\"weightKg\":80.5}" },

@@ -42,6 +42,14 @@ export const seedHistory = async (client: pg.Client, accountId: string, end: str
   await client.query("ANALYZE body_metrics.weight_reading, body_metrics.measurement, nutrition.food_item, nutrition.daily_total");
 };
 
+/** A page and more of today's weigh-ins, a minute apart: what `GET /api/weight` lists after a write phase. */
+export const seedRecentWeighIns = (client: pg.Client, accountId: string, count: number) =>
+  client.query(
+    `INSERT INTO body_metrics.weight_reading (id, account_id, ts, weight_kg, source)
+     SELECT gen_random_uuid(), $1, now() - i * interval '1 minute', 80 + i / 100.0, 'manual' FROM generate_series(1, $2::int) AS i`,
+    [accountId, count],
+  );
+
 /**
  * The roll-up trigger takes a transaction lock per account and day it touches (docs/decisions/0043): a statement
  * inserting more readings than PostgreSQL's lock table holds fails, so weigh-ins go in this many account-days at a time.

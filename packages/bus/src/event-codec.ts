@@ -5,7 +5,8 @@ import { issuesText } from "./reply-codec.ts";
 import { countDelivery } from "./metrics.ts";
 import { extractTrace, inSpan, SpanKind } from "./trace.ts";
 
-/** Event rules shared by both buses: what is published, and what a delivery's outcome is. */
+// Event rules shared by both buses: what is published, and what a delivery's outcome is.
+
 /**
  * `batchPrefetch` is the prefetch of a subscription with a batch handler: 50 events are one statement in a few
  * milliseconds, and with 10 a burst of food writes took nutrition and insights 9-10 s to catch up after the load
