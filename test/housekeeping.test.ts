@@ -85,7 +85,7 @@ describe("the outbox on PostgreSQL and JetStream", () => {
     await sentAgo(rows[0]!.id, DUPLICATE_WINDOW_MS + 60_000);
     await sentAgo(rows[1]!.id, DUPLICATE_WINDOW_MS - 60_000);
 
-    await startOutboxPruning(createOutboxSource(db), 0, silent).stop();
+    await startOutboxPruning(createOutboxSource(db), 0, silent, { firstAfterMs: 0 }).stop();
 
     const left = await sql.query<{ id: string }>("SELECT id::text FROM outbox_event");
     expect(left.rows.map((r) => r.id).sort()).toEqual([rows[1]!.id, rows[2]!.id].sort());
@@ -102,7 +102,7 @@ describe("the outbox on PostgreSQL and JetStream", () => {
       );
     }
 
-    await startIdempotencyKeyPruning(createIdempotencyKeys(db), silent).stop();
+    await startIdempotencyKeyPruning(createIdempotencyKeys(db), silent, { firstAfterMs: 0 }).stop();
 
     const left = await sql.query<{ key: string }>("SELECT key FROM idempotency_key");
     expect(left.rows.map((r) => r.key)).toEqual(["young"]);

@@ -8,8 +8,19 @@ interface PruneLogger {
   warn(obj: object, msg: string): void;
 }
 
-/** Runs `prune` at start and every hour; a failed pass is logged and tried again at the next. */
-export const pruneHourly = (prune: () => Promise<number>, what: string, logger: PruneLogger) => {
+/**
+ * A minute after start, so the first pass is not part of the start (docs/performance.md, "Embedded start"), and
+ * every hour after it.
+ */
+const FIRST_PASS_AFTER_MS = 60_000;
+
+interface PruneSchedule {
+  /** When the first pass runs; 0 runs it at once. */
+  firstAfterMs?: number;
+}
+
+/** Runs `prune` `firstAfterMs` after start and every hour; a failed pass is logged and tried again at the next. */
+export const pruneHourly = (prune: () => Promise<number>, what: string, logger: PruneLogger, { firstAfterMs = FIRST_PASS_AFTER_MS }: PruneSchedule = {}) => {
   const pass = () =>
     prune().then(
       (deleted) => {
@@ -17,13 +28,19 @@ export const pruneHourly = (prune: () => Promise<number>, what: string, logger: 
       },
       (error: unknown) => logger.warn({ err: error }, `pruning ${what} failed`),
     );
-  let running = pass();
-  const timer = setInterval(() => {
+  let running: Promise<void> | undefined;
+  let hourly: NodeJS.Timeout | undefined;
+  const begin = () => {
     running = pass();
-  }, HOUR_MS).unref();
+    hourly = setInterval(() => {
+      running = pass();
+    }, HOUR_MS).unref();
+  };
+  const first = firstAfterMs > 0 ? setTimeout(begin, firstAfterMs).unref() : (begin(), undefined);
   return {
     async stop() {
-      clearInterval(timer);
+      clearTimeout(first);
+      clearInterval(hourly);
       await running;
     },
   };
@@ -31,15 +48,15 @@ export const pruneHourly = (prune: () => Promise<number>, what: string, logger: 
 
 /**
  * Sent outbox rows are kept for `retentionMs` (to inspect what a service published, or to republish it by
- * hand) and then deleted, at start and every hour, so the table does not grow with every write forever.
+ * hand) and then deleted, a minute after start and every hour, so the table does not grow with every write forever.
  * Never for less than the stream's duplicate window: while the stream still drops a second copy of an id, the
  * row that id came from can be looked up. Unsent rows are never touched.
  */
-export const startOutboxPruning = (outbox: Pick<OutboxSource, "prune">, retentionMs: number, logger: PruneLogger) => {
+export const startOutboxPruning = (outbox: Pick<OutboxSource, "prune">, retentionMs: number, logger: PruneLogger, schedule?: PruneSchedule) => {
   const keepMs = Math.max(retentionMs, DUPLICATE_WINDOW_MS);
-  return pruneHourly(() => outbox.prune(keepMs), "sent outbox rows", logger);
+  return pruneHourly(() => outbox.prune(keepMs), "sent outbox rows", logger, schedule);
 };
 
 /** Idempotency keys past their 24 h are deleted with the same hourly housekeeping (docs/decisions/0062-idempotency-keys.md). */
-export const startIdempotencyKeyPruning = (keys: Pick<IdempotencyKeys, "prune">, logger: PruneLogger) =>
-  pruneHourly(() => keys.prune(), "expired idempotency keys", logger);
+export const startIdempotencyKeyPruning = (keys: Pick<IdempotencyKeys, "prune">, logger: PruneLogger, schedule?: PruneSchedule) =>
+  pruneHourly(() => keys.prune(), "expired idempotency keys", logger, schedule);
