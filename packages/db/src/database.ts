@@ -2,6 +2,7 @@
 // that migrate(), the outbox relay and runExclusively reach through internalsOf().
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { Sql } from "@prisma/client/runtime/client";
+import type { ServicePrisma } from "./migrate.ts";
 
 export interface Database {
   kind: "postgres" | "pglite";
@@ -31,10 +32,10 @@ export interface DatabaseInternals {
    */
   outbox: OutboxConnection;
   /**
-   * Runs `fn` with an adapter factory for the schema engine while no other migrate() of the same schema
-   * runs (in any process, for PostgreSQL).
+   * Applies the service's pending migrations while no other migrate() of the same schema runs (in any process, for
+   * PostgreSQL); returns their names.
    */
-  migrationSession<T>(fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
+  applyMigrations(service: ServicePrisma): Promise<string[]>;
   /** Names recorded as finished in _prisma_migrations (none when the table does not exist yet). */
   appliedMigrations(): Promise<Set<string>>;
   /** See runExclusively. */

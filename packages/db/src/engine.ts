@@ -6,6 +6,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type * as Bg from "@prisma/schema-engine-wasm/schema_engine_bg";
+import type { ServicePrisma } from "./migrate.ts";
+import { readMigrations } from "./migrations-dir.ts";
 
 export type SchemaEngine = Bg.SchemaEngine;
 export type MigrationList = Bg.MigrationList;
@@ -37,6 +39,9 @@ const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 interface WasmApi {
   instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }>;
 }
+
+/** Whether this thread has loaded the engine: on PostgreSQL it runs on a thread of its own (postgres-migrations.ts). */
+export const engineLoadedHere = () => loaded !== undefined;
 
 function loadWasm(): Promise<typeof Bg> {
   loaded ??= (async () => {
@@ -82,6 +87,14 @@ export async function withEngine<T>(
       timers.clear();
     }
   }
+}
+
+/** Applies `service`'s migrations not yet recorded, oldest first, through an engine bound to `factory`; returns their names. */
+export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, service: ServicePrisma): Promise<string[]> {
+  const schema = { path: service.schemaPath, content: await readFile(service.schemaPath, "utf8") };
+  const migrationsList = await readMigrations(service.migrationsDir);
+  const out = await withEngine(factory, schema, (engine) => engine.applyMigrations({ migrationsList, filters: noFilters }));
+  return out.appliedMigrationNames;
 }
 
 // The engine rejects with a plain object or a JSON string; turn it into an Error a person can read.

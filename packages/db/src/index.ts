@@ -11,3 +11,4 @@ export { ping, type RawSqlClient } from "./client.ts";
 export { forgetQueryArguments } from "./query-history.ts";
 export { runExclusively } from "./run-exclusively.ts";
 export { createIdempotencyKeys, deleteAccountIdempotencyKeys, recordAnswer, type IdempotencyClaim, type IdempotencyKeys } from "./idempotency.ts";
+export { workerExecArgv } from "./worker-exec-argv.ts";

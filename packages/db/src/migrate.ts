@@ -1,7 +1,5 @@
 // Applies a service's committed migrations, as `prisma migrate deploy` would, through the WASM engine.
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { noFilters, withEngine } from "./engine.ts";
 import { readMigrations } from "./migrations-dir.ts";
 import { internalsOf, type Database } from "./database.ts";
 
@@ -23,15 +21,12 @@ export interface ServicePrisma {
  * Replicas starting together queue on a lock, and the later ones find nothing left to apply.
  */
 export async function migrate(db: Database, service: ServicePrisma): Promise<{ applied: string[] }> {
-  const schema = { path: service.schemaPath, content: await readFile(service.schemaPath, "utf8") };
   const migrationsList = await readMigrations(service.migrationsDir);
   if (migrationsList.migrationDirectories.length === 0) return { applied: [] };
   // The usual start finds everything applied: say so without loading the engine, whose WASM module costs
-  // ~30 MB of memory for the rest of the process's life.
-  const applied = await internalsOf(db).appliedMigrations();
+  // ~30 MB of memory for the rest of the process's life where it runs in the process (PGlite's).
+  const internals = internalsOf(db);
+  const applied = await internals.appliedMigrations();
   if (migrationsList.migrationDirectories.every((dir) => applied.has(dir.path))) return { applied: [] };
-  return internalsOf(db).migrationSession(async (factory) => {
-    const out = await withEngine(factory, schema, (engine) => engine.applyMigrations({ migrationsList, filters: noFilters }));
-    return { applied: out.appliedMigrationNames };
-  });
+  return { applied: await internals.applyMigrations(service) };
 }

@@ -2,11 +2,10 @@
 // Both hand back a Prisma 7 driver adapter factory, so service code is the same in either mode.
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
-import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { Sql } from "@prisma/client/runtime/client";
 import pg from "pg";
 import { APPLIED, appliedNames, withInternals, type Database } from "./database.ts";
-import { scriptSafeFactory } from "./migration-adapter.ts";
+import { applyOnThread } from "./postgres-migrations.ts";
 import { openPGlite, type SharedPGlite } from "./pglite.ts";
 import { driverTypes } from "./timestamps.ts";
 import { tracedQuery } from "./traced-query.ts";
@@ -106,33 +105,10 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
     outbox: {
       query: async <R>(text: string, params?: unknown[]) => (await outboxPool.query({ name: statementName(text), text, values: params })).rows as R[],
     },
-    migrationSession: (fn) => postgresMigrationSession(connection, schema, fn),
+    applyMigrations: (service) => applyOnThread({ connection, schema, service }),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
     exclusively: (name, fn) => postgresExclusively(connection, schema, name, fn),
   });
-}
-
-/**
- * Migrations get connections of their own, closed afterwards, because the engine takes the global advisory
- * lock 72707369 and never releases it: on the shared pool that lock would stay with an idle connection and
- * stall every other service migrating in the same database. Before the engine starts, a lock keyed on the
- * schema makes replicas of one service wait for each other (no timeout, unlike the engine's 10 s).
- */
-async function postgresMigrationSession<T>(
-  connection: pg.PoolConfig,
-  schema: string,
-  fn: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>,
-): Promise<T> {
-  // Two connections: PrismaPg takes a pooled client for a transaction while the engine may still query.
-  // No idle timeout, so the locks live exactly as long as this pool.
-  const pool = new pg.Pool({ ...connection, application_name: `${schema}:migrate`, max: 2, idleTimeoutMillis: 0 });
-  pool.on("error", () => {}); // a dead connection fails the engine's next query, which reports it
-  try {
-    await pool.query("SELECT pg_advisory_lock(hashtext($1))", [`fit-db-migrate:${schema}`]);
-    return await fn(scriptSafeFactory(new PrismaPg(pool, { schema }), (script) => pool.query(script)));
-  } finally {
-    await pool.end(); // closing the sessions releases both advisory locks
-  }
 }
 
 /**

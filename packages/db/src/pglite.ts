@@ -8,6 +8,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { Sql } from "@prisma/client/runtime/client";
 import { APPLIED, appliedNames, withInternals, type Database } from "./database.ts";
+import { applyMigrations } from "./engine.ts";
 import { scriptSafeFactory } from "./migration-adapter.ts";
 import { pgliteExtensions } from "./pglite-extensions.ts";
 import { tracedQuery } from "./traced-query.ts";
@@ -174,6 +175,6 @@ async function pgliteDatabase(client: PGliteClient, close: () => Promise<void>, 
         held.delete(name);
       }
     },
-    migrationSession: <T>(fn: (f: SqlMigrationAwareDriverAdapterFactory) => Promise<T>) => migrationTurn(() => fn(factory)),
+    applyMigrations: (service) => migrationTurn(() => applyMigrations(factory, service)),
   });
 }

@@ -1,13 +1,17 @@
 // Against a real PostgreSQL, in a schema made for this run: the server @fit/testing's global setup found,
 // else TEST_DATABASE_URL, else 127.0.0.1:5432/test.
 import { randomUUID } from "node:crypto";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { getLogs } from "@prisma/debug";
-import { createOutboxSource, forgetQueryArguments, migrate, openDatabase, ping, type Database, type OutboxRow } from "../../src/index.ts";
+import { createOutboxSource, forgetQueryArguments, migrate, openDatabase, ping, servicePrisma, type Database, type OutboxRow } from "../../src/index.ts";
 import { internalsOf } from "../../src/database.ts";
 import { claimSql, settleSql } from "../../src/outbox.ts";
+import { engineLoadedHere } from "../../src/engine.ts";
 import { driverTypes } from "../../src/timestamps.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
@@ -68,6 +72,32 @@ describe("migrate on PostgreSQL", () => {
       [`${schema}%`],
     );
     expect(held.rows).toEqual([]);
+  });
+});
+
+describe("migrations on a thread of their own (PostgreSQL)", () => {
+  const failingSchema = `${schema}_failing`;
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${failingSchema}" CASCADE`);
+  });
+
+  it("answers with what the engine said when a migration fails, and keeps the engine out of the caller's thread", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "fit-db-failing-"));
+    try {
+      await cp(path.dirname(fixture.schemaPath), dir, { recursive: true });
+      await mkdir(path.join(dir, "migrations", "20261129000000_broken"));
+      await writeFile(path.join(dir, "migrations", "20261129000000_broken", "migration.sql"), "ALTER TABLE no_such_table ADD COLUMN x int;\n");
+      const db = await openDatabase({ url, schema: failingSchema, dataDir: "unused" });
+      opened.push(db);
+      await expect(migrate(db, servicePrisma(dir))).rejects.toThrow(/no_such_table/);
+      // The first migration went in before the broken one stopped the engine.
+      const rows = await admin.query(`SELECT migration_name FROM "${failingSchema}"._prisma_migrations WHERE finished_at IS NOT NULL`);
+      expect(rows.rows.map((r: { migration_name: string }) => r.migration_name)).toEqual(["20261122023748_init"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // Every migrate of this file ran on PostgreSQL, so on the migration thread: this one never loaded the engine.
+    expect(engineLoadedHere()).toBe(false);
   });
 });
 

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { Piscina } from "piscina";
 import { AppError } from "@fit/contracts";
+import { workerExecArgv } from "@fit/db";
 import type { ImportedActivity } from "@fit/activity-files";
 import type { ReadOutcome } from "./activity-file-worker.ts";
-import { workerExecArgv } from "./worker-exec-argv.ts";
 
 // The build compiles the worker beside the bundle and points this URL at it (scripts/build.mjs).
 const worker = fileURLToPath(new URL("./activity-file-worker.ts", import.meta.url));

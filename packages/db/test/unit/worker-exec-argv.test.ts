@@ -1,13 +1,13 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { workerExecArgv } from "../../src/reader/worker-exec-argv.ts";
+import { workerExecArgv } from "../../src/worker-exec-argv.ts";
 
 // What the servers run with (package.json's start scripts, docs/decisions/0040-wasm-liftoff-only.md,
 // docs/decisions/0049-minified-bundles-and-a-tighter-heap.md) and what
-// tests and development add: the activity files' worker threads must start under each.
+// tests and development add: the worker threads (activity files, migrations) must start under each.
 const SERVER = ["--liftoff-only", "--max-semi-space-size=8", "--heap-growing-percent=20"];
 
-describe("the activity-file worker's node flags", () => {
+describe("a worker thread's node flags", () => {
   it("drops V8's process-wide flags, which a worker thread refuses", async () => {
     expect(() => new Worker("", { eval: true, execArgv: SERVER })).toThrow(/invalid execArgv/);
     const argv = workerExecArgv(SERVER, { needsTsx: false });
