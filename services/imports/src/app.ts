@@ -28,7 +28,9 @@ export const buildImports = ({ config, ...shared }: ServiceDependencies<ImportsC
         return [
           await startImportWorker(context, { batchRows: config.IMPORT_BATCH_ROWS, ackWaitMs: config.IMPORT_STEP_ACK_WAIT_MS }),
           ...(await serveAccountData(context.bus, SERVICE, context.store.accountData)),
-          pruneHourly(() => context.store.pruneAbandonedUploads(config.IMPORT_UPLOAD_IDLE_MS), "abandoned uploads", context.app.log),
+          // At once, not a minute after start like the other prunes: an abandoned upload holds its 1 MiB chunks, and a
+          // replica started after one died takes them back without waiting.
+          pruneHourly(() => context.store.pruneAbandonedUploads(config.IMPORT_UPLOAD_IDLE_MS), "abandoned uploads", context.app.log, { firstAfterMs: 0 }),
         ];
       },
     },
