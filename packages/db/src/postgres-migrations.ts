@@ -22,7 +22,7 @@ const entry = fileURLToPath(new URL("./migrate-worker.ts", import.meta.url));
 /**
  * Applies the pending migrations on a thread of their own, which ends with them: the schema engine's WASM module,
  * its memory and what the engine allocated go with the thread instead of staying in the service for the rest of its
- * life (~11 MB of RSS per service after a start that migrated; docs/performance.md, "Migrations on a thread").
+ * life (~7 MB of RSS per service after a start that migrated; docs/performance.md, "Migrations on a thread").
  * Piscina starts the thread: it loads a TypeScript entry in a thread (tests) where node 20 alone does not.
  */
 export const applyOnThread = async (data: MigrationThreadData): Promise<string[]> => {
