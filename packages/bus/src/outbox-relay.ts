@@ -33,10 +33,11 @@ export interface OutboxRelayOptions {
    */
   inFlight?: number;
   /**
-   * How long after the start the first pass waits, unless a kick comes first. Default 0. A service starts its relay
-   * an idle poll after its build, so the first claim is not part of the start (docs/performance.md, "Embedded start").
+   * Begin as if the outbox had been found empty: the first pass comes after idleIntervalMs, unless a kick comes
+   * first. Default false. A service starts its relay so, and its first claim is not part of the start
+   * (docs/performance.md, "Embedded start").
    */
-  firstPassAfterMs?: number;
+  startIdle?: boolean;
 }
 
 export interface OutboxRelay {
@@ -55,7 +56,7 @@ export interface OutboxRelay {
  * duplicate window.
  */
 export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
-  const { bus, source, logger, intervalMs = 200, batchSize = 100, coalesceMs = 20, maxBackoffMs = 5_000, inFlight = 32, firstPassAfterMs = 0 } = options;
+  const { bus, source, logger, intervalMs = 200, batchSize = 100, coalesceMs = 20, maxBackoffMs = 5_000, inFlight = 32, startIdle = false } = options;
   const idleIntervalMs = options.idleIntervalMs ?? intervalMs * 10;
   if (maxBackoffMs + source.leaseMs >= DUPLICATE_WINDOW_MS) {
     throw new RangeError(`back-off ${maxBackoffMs} ms plus lease ${source.leaseMs} ms must stay inside the ${DUPLICATE_WINDOW_MS} ms duplicate window`);
@@ -117,7 +118,7 @@ export const startOutboxRelay = (options: OutboxRelayOptions): OutboxRelay => {
   };
 
   const loop = (async () => {
-    if (firstPassAfterMs > 0) await sleep(firstPassAfterMs);
+    if (startIdle) await sleep(idleIntervalMs);
     while (!stopped) {
       kicked = false;
       let delay: number;

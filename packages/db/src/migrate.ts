@@ -24,7 +24,7 @@ export async function migrate(db: Database, service: ServicePrisma): Promise<{ a
   const migrationsList = await readMigrations(service.migrationsDir);
   if (migrationsList.migrationDirectories.length === 0) return { applied: [] };
   // The usual start finds everything applied: say so without loading the engine, whose WASM module costs
-  // ~30 MB of memory for the rest of the process's life where it runs in the process (PGlite's).
+  // ~30 MB of memory for as long as the thread that loads it lives (the process's own, on PGlite).
   const internals = internalsOf(db);
   const applied = await internals.appliedMigrations();
   if (migrationsList.migrationDirectories.every((dir) => applied.has(dir.path))) return { applied: [] };

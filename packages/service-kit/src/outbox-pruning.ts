@@ -36,7 +36,9 @@ export const pruneHourly = (prune: () => Promise<number>, what: string, logger: 
       running = pass();
     }, HOUR_MS).unref();
   };
-  const first = firstAfterMs > 0 ? setTimeout(begin, firstAfterMs).unref() : (begin(), undefined);
+  let first: NodeJS.Timeout | undefined;
+  if (firstAfterMs > 0) first = setTimeout(begin, firstAfterMs).unref();
+  else begin();
   return {
     async stop() {
       clearTimeout(first);

@@ -89,9 +89,6 @@ export const openServiceDatabase = async (
   return db;
 };
 
-/** The relay's idle poll at its default interval (startOutboxRelay). */
-const RELAY_FIRST_PASS_AFTER_MS = 2_000;
-
 /**
  * Builds a service the one way every service is built, the gateway included: database opened and migrated, the
  * HTTP app (behind the gateway's assertion, or the edge) with readiness on database and bus, the bus (shared in
@@ -129,9 +126,7 @@ export const buildService = async <S extends ServiceStore>(
     }));
   // Rows a previous run left wait an idle poll, unless a write kicks the relay first: the first claim is not part of
   // the start (docs/performance.md, "Embedded start").
-  const relay = store.outbox
-    ? startOutboxRelay({ bus, source: store.outbox, logger: app.log, firstPassAfterMs: RELAY_FIRST_PASS_AFTER_MS })
-    : { kick() {}, stop: async () => {} };
+  const relay = store.outbox ? startOutboxRelay({ bus, source: store.outbox, logger: app.log, startIdle: true }) : { kick() {}, stop: async () => {} };
   const pruning = store.outbox ? startOutboxPruning(store.outbox, config.OUTBOX_RETENTION_HOURS * 3_600_000, app.log) : undefined;
   const unwatchOutbox = store.outbox ? watchOutbox(definition.name, store.outbox) : undefined;
   const keys = definition.idempotencyKeys ? createIdempotencyKeys(db) : undefined;

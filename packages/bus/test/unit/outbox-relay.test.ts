@@ -29,18 +29,18 @@ describe("outbox relay", () => {
     await waitFor(() => sent.length === 1, 500);
   });
 
-  it("waits firstPassAfterMs for its first pass, unless a kick comes first", async () => {
+  it("started idle, waits idleIntervalMs for its first pass, unless a kick comes first", async () => {
     const outbox = new FakeOutbox();
     outbox.add("test.relayed", envelope(1)); // left by a previous run
     const sent: unknown[] = [];
-    const waiting = start(outbox, async (_s, e) => void sent.push(e), { firstPassAfterMs: 150 });
+    const waiting = start(outbox, async (_s, e) => void sent.push(e), { startIdle: true, idleIntervalMs: 150 });
     await sleep(100);
     expect(outbox.claims).toBe(0);
     await waitFor(() => sent.length === 1, 500);
     await waiting.stop();
 
     const kicked = new FakeOutbox();
-    const r = start(kicked, async (_s, e) => void sent.push(e), { firstPassAfterMs: 60_000 });
+    const r = start(kicked, async (_s, e) => void sent.push(e), { startIdle: true, idleIntervalMs: 60_000 });
     kicked.add("test.relayed", envelope(2));
     r.kick();
     await waitFor(() => sent.length === 2, 500);
