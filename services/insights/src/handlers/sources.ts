@@ -16,11 +16,20 @@ export const refreshIntakeDays = async (bus: Bus, store: Store, accountId: strin
   return days.length;
 };
 
-/** The readings in [from, to) as body-metrics holds them now. */
+/** Answers asked for in a row while the account's weigh-in events keep changing days the answer may predate. */
+const REFRESH_ATTEMPTS = 3;
+
+/**
+ * The readings in [from, to) as body-metrics holds them now. Days an event changed while the answer was on its way
+ * keep what the events made them (`replaceReadings`), and the answer is asked for again to mend those too.
+ */
 export const refreshReadings = async (bus: Bus, store: Store, accountId: string, from: number, to: number) => {
-  const readings = await bus.request(bodyMetricsBus.weightReadings, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
-  await store.replaceReadings(accountId, from, to, readings);
-  return readings.length;
+  for (let attempt = 1; ; attempt++) {
+    const askedAt = await store.clock();
+    const readings = await bus.request(bodyMetricsBus.weightReadings, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
+    const changedMeanwhile = await store.replaceReadings(accountId, from, to, readings, askedAt);
+    if (changedMeanwhile === 0 || attempt === REFRESH_ATTEMPTS) return readings.length;
+  }
 };
 
 /**

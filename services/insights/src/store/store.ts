@@ -59,8 +59,15 @@ export const createStore = (db: Database) => {
 
     deleteReading: (accountId: string, id: string) => weightDays.delete(accountId, id),
 
-    /** The account's readings in [from, to) become exactly `readings`: a repair from body-metrics' answer. */
-    replaceReadings: (accountId: string, from: number, to: number, readings: Reading[]) => weightDays.replace(accountId, from, to, readings),
+    /** The database's clock now, as text: when an answer a repair writes was asked for (`replaceReadings`). */
+    async clock() {
+      const [row] = await db.query<{ now: string }>(Prisma.sql`SELECT statement_timestamp()::text AS now`);
+      return row!.now;
+    },
+
+    /** The account's readings in [from, to) become `readings`, asked for at `askedAt`: a repair from body-metrics' answer. */
+    replaceReadings: (accountId: string, from: number, to: number, readings: Reading[], askedAt: string) =>
+      weightDays.replace(accountId, from, to, readings, askedAt),
 
     weightDaysOf: weightDays.read,
 

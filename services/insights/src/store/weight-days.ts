@@ -69,10 +69,12 @@ export const createWeightDays = (db: Database, prisma: PrismaClient) => {
   // Every change to a day, taking readings away as well, is an upsert of its difference: ON CONFLICT acts on the
   // row as last committed, which a plain UPDATE that waited for the zone lock would not see if a rebuild wrote it.
   // A day whose readings all went keeps its row at count 0; its next reading starts the sum afresh, not from the
-  // residue of float subtractions.
+  // residue of float subtractions. An event's write stamps the day now (the column's default); a repair's writes
+  // give '-infinity' and so keep the stamp.
   const addToDays = Prisma.sql`ON CONFLICT (account_id, day) DO UPDATE SET
     sum_kg = CASE WHEN weight_day.count = 0 THEN EXCLUDED.sum_kg ELSE weight_day.sum_kg + EXCLUDED.sum_kg END,
-    count = weight_day.count + EXCLUDED.count`;
+    count = weight_day.count + EXCLUDED.count,
+    changed_at = greatest(weight_day.changed_at, EXCLUDED.changed_at)`;
 
   /**
    * The profile and the mean weight of each local day in [from, to] with readings, oldest first: one statement on
@@ -157,35 +159,46 @@ export const createWeightDays = (db: Database, prisma: PrismaClient) => {
     },
 
     /**
-     * The account's readings in [from, to) become exactly `readings`: those already there unchanged stay, the others
-     * go and the new come, each day's row following. The zone row is locked exclusively, so two repairs or back-fills
-     * of one account run one after the other rather than deadlock on its readings and days.
+     * The account's readings in [from, to) become exactly `readings`, body-metrics' answer asked for at `askedAt`
+     * (the database's clock, `clock()`): those already there unchanged stay, the others go and the new come, each
+     * day's row following, except on a day an event changed since `askedAt`, which the answer may not hold yet: a
+     * weigh-in logged or deleted while the repair asked is neither taken back nor brought back. The zone row is
+     * locked exclusively first, so events wait, and two repairs or back-fills of one account run one after the
+     * other; resolves how many of the account's days were left alone, for the caller to ask again.
      */
-    replace: (accountId: string, from: number, to: number, readings: Reading[]) =>
-      inZone(accountId, async (zone) => {
-        const [ids, tss, kgs] = [readings.map((r) => r.id), readings.map((r) => new Date(r.ts).toISOString()), readings.map((r) => r.weightKg)];
-        const days = readings.map((r) => localDay(r.ts, zone));
-        const [[locked]] = await prisma.$transaction([
-          prisma.$queryRaw<{ zoned: number }[]>`
-            WITH z AS (SELECT account_id FROM weight_day_zone WHERE account_id = ${accountId}::uuid AND time_zone = ${zone} FOR UPDATE),
-            gone AS (DELETE FROM weight_reading w USING z WHERE w.account_id = z.account_id
-                       AND w.ts >= ${new Date(from)} AND w.ts < ${new Date(to)}
-                       AND (w.id, w.ts, w.weight_kg) NOT IN (SELECT * FROM unnest(${ids}::uuid[], ${tss}::timestamptz[], ${kgs}::float8[]))
-                     RETURNING w.day, w.weight_kg),
-            d AS (INSERT INTO weight_day (account_id, day, sum_kg, count)
-                  SELECT ${accountId}::uuid, day, -sum(weight_kg), -count(*) FROM gone WHERE day IS NOT NULL GROUP BY day ORDER BY day ${addToDays})
-            SELECT count(*)::int AS zoned FROM z`,
-          prisma.$executeRaw`
-            WITH z AS (SELECT account_id FROM weight_day_zone WHERE account_id = ${accountId}::uuid AND time_zone = ${zone}),
-            r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
-                  SELECT n.id, z.account_id, n.ts, n.kg, n.day FROM z,
-                    unnest(${ids}::uuid[], ${tss}::timestamptz[], ${kgs}::float8[], ${days}::date[]) AS n(id, ts, kg, day)
-                  ON CONFLICT (id) DO NOTHING RETURNING day, weight_kg)
-            INSERT INTO weight_day (account_id, day, sum_kg, count)
-            SELECT ${accountId}::uuid, day, sum(weight_kg), count(*) FROM r GROUP BY day ORDER BY day ${addToDays}`,
-        ]);
-        return locked!.zoned > 0;
-      }),
+    replace: async (accountId: string, from: number, to: number, readings: Reading[], askedAt: string) => {
+      const [ids, tss, kgs] = [readings.map((r) => r.id), readings.map((r) => new Date(r.ts).toISOString()), readings.map((r) => r.weightKg)];
+      let changedSince = 0;
+      const changedDay = (day: Prisma.Sql) => Prisma.sql`EXISTS (SELECT 1 FROM weight_day d
+        WHERE d.account_id = ${accountId}::uuid AND d.day = ${day} AND d.changed_at >= ${askedAt}::timestamptz)`;
+      await inZone(accountId, (zone) =>
+        prisma.$transaction(async (tx) => {
+          const [locked] = await tx.$queryRaw<unknown[]>`SELECT 1 FROM weight_day_zone WHERE account_id = ${accountId}::uuid AND time_zone = ${zone} FOR UPDATE`;
+          if (!locked) return false;
+          // Statements after the lock's: each reads what every event before it committed.
+          const [{ changed }] = await tx.$queryRaw<[{ changed: number }]>`
+            WITH gone AS (DELETE FROM weight_reading w WHERE w.account_id = ${accountId}::uuid
+                            AND w.ts >= ${new Date(from)} AND w.ts < ${new Date(to)}
+                            AND (w.id, w.ts, w.weight_kg) NOT IN (SELECT * FROM unnest(${ids}::uuid[], ${tss}::timestamptz[], ${kgs}::float8[]))
+                            AND NOT ${changedDay(Prisma.sql`w.day`)}
+                          RETURNING w.day, w.weight_kg),
+            d AS (INSERT INTO weight_day (account_id, day, sum_kg, count, changed_at)
+                  SELECT ${accountId}::uuid, day, -sum(weight_kg), -count(*), '-infinity' FROM gone WHERE day IS NOT NULL GROUP BY day ORDER BY day ${addToDays})
+            SELECT count(*)::int AS changed FROM weight_day WHERE account_id = ${accountId}::uuid AND changed_at >= ${askedAt}::timestamptz`;
+          changedSince = changed;
+          await tx.$executeRaw`
+            WITH r AS (INSERT INTO weight_reading (id, account_id, ts, weight_kg, day)
+                       SELECT n.id, ${accountId}::uuid, n.ts, n.kg, n.day
+                       FROM unnest(${ids}::uuid[], ${tss}::timestamptz[], ${kgs}::float8[], ${readings.map((r) => localDay(r.ts, zone))}::date[]) AS n(id, ts, kg, day)
+                       WHERE NOT ${changedDay(Prisma.sql`n.day`)}
+                       ON CONFLICT (id) DO NOTHING RETURNING day, weight_kg)
+            INSERT INTO weight_day (account_id, day, sum_kg, count, changed_at)
+            SELECT ${accountId}::uuid, day, sum(weight_kg), count(*), '-infinity' FROM r GROUP BY day ORDER BY day ${addToDays}`;
+          return true;
+        }),
+      );
+      return changedSince;
+    },
 
     /** The account's rows go, its zone row first (the lock every write takes). */
     async erase(tx: Prisma.TransactionClient, accountId: string) {

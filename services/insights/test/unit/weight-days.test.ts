@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setTimeout } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { defaultProfile } from "@fit/contracts";
 import { storeOnMemoryDatabase } from "@fit/testing";
@@ -57,14 +58,39 @@ describe("insights' day rows (docs/decisions/0087-insights-weight-days.md)", () 
       { ...inRange[1]!, ts: inRange[1]!.ts + HOUR_MS, weightKg: 90 },
       ...readingsFrom(60, 30).map((r) => ({ ...r, ts: r.ts + 2 * HOUR_MS })),
     ];
-    await memory.store.replaceReadings(accountId, from, to, answer);
+    await memory.store.replaceReadings(accountId, from, to, answer, await memory.store.clock());
     for (const r of inRange) kept.delete(r.id);
     for (const r of answer) kept.set(r.id, r);
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
 
     // The same answer again changes nothing.
-    await memory.store.replaceReadings(accountId, from, to, answer);
+    await memory.store.replaceReadings(accountId, from, to, answer, await memory.store.clock());
     expect(await daysOf(accountId)).toEqual(expectedDays(kept.values(), "UTC"));
+  });
+
+  it("keep what an event did after a repair's answer was asked for, and take the answer on every other day", async () => {
+    const accountId = randomUUID();
+    const stored = readingsFrom(0, 20);
+    for (const reading of stored) await memory.store.addReading(accountId, reading);
+    // PGlite's clock counts milliseconds: a day changed in the millisecond the answer is asked for counts as changed after it.
+    await setTimeout(5);
+    // Body-metrics' answer, asked for now: every reading, and one whose event was lost (day 2).
+    const askedAt = await memory.store.clock();
+    const lost = { ...readingsFrom(11, 1)[0]!, ts: START + 56 * HOUR_MS };
+    const answer = [...stored, lost];
+    // While it is on its way, a weigh-in is logged (day 4) and one deleted (day 1).
+    const [logged] = readingsFrom(20, 1);
+    await memory.store.addReading(accountId, logged!);
+    await memory.store.deleteReading(accountId, stored[5]!.id);
+
+    const [from, to] = [START, START + 200 * HOUR_MS];
+    expect(await memory.store.replaceReadings(accountId, from, to, answer, askedAt)).toBe(2);
+    const truth = [...stored.filter((_, i) => i !== 5), lost, logged!];
+    expect(await daysOf(accountId)).toEqual(expectedDays(truth, "UTC"));
+
+    // Asked again, the answer holds both events: nothing was changed since, and nothing changes.
+    expect(await memory.store.replaceReadings(accountId, from, to, truth, await memory.store.clock())).toBe(0);
+    expect(await daysOf(accountId)).toEqual(expectedDays(truth, "UTC"));
   });
 
   it("follow a batch of several accounts' readings, a reading twice in it or already stored, and an account whose zone another replica moved", async () => {

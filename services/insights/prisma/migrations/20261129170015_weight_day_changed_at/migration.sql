@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "weight_day" ADD COLUMN     "changed_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP;
