@@ -12,3 +12,4 @@ export { forgetQueryArguments } from "./query-history.ts";
 export { runExclusively } from "./run-exclusively.ts";
 export { createIdempotencyKeys, deleteAccountIdempotencyKeys, recordAnswer, type IdempotencyClaim, type IdempotencyKeys } from "./idempotency.ts";
 export { workerExecArgv } from "./worker-exec-argv.ts";
+export { onOwnThread, threadTask } from "./own-thread.ts";

@@ -108,6 +108,7 @@ async function openPostgres(url: string, config: DatabaseConfig): Promise<Databa
     applyMigrations: (service) => applyOnThread({ connection, schema, service }),
     appliedMigrations: () => appliedNames(() => pool.query<{ migration_name: string }>(APPLIED)),
     exclusively: (name, fn) => postgresExclusively(connection, schema, name, fn),
+    threadDatabase: { url, schema },
   });
 }
 

@@ -3,10 +3,9 @@ import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
-import { Piscina } from "piscina";
 import type { ServicePrisma } from "./migrate.ts";
 import { scriptSafeFactory } from "./migration-adapter.ts";
-import { workerExecArgv } from "./worker-exec-argv.ts";
+import { runOnThread } from "./threads.ts";
 
 /** What the migration thread is given: plain data, as a thread takes it. */
 export interface MigrationThreadData {
@@ -23,21 +22,8 @@ const entry = fileURLToPath(new URL("./migrate-worker.ts", import.meta.url));
  * Applies the pending migrations on a thread of their own, which ends with them: the schema engine's WASM module,
  * its memory and what the engine allocated go with the thread instead of staying in the service for the rest of its
  * life (~7 MB of RSS per service after a start that migrated; docs/performance.md, "Migrations on a thread").
- * Piscina starts the thread: it loads a TypeScript entry in a thread (tests) where node 20 alone does not.
  */
-export const applyOnThread = async (data: MigrationThreadData): Promise<string[]> => {
-  const pool = new Piscina<MigrationThreadData, string[]>({
-    filename: entry,
-    execArgv: workerExecArgv(process.execArgv, { needsTsx: entry.endsWith(".ts") }),
-    minThreads: 0,
-    maxThreads: 1,
-  });
-  try {
-    return await pool.run(data);
-  } finally {
-    await pool.close({ force: true });
-  }
-};
+export const applyOnThread = (data: MigrationThreadData) => runOnThread<MigrationThreadData, string[]>(entry, data);
 
 /**
  * Migrations get connections of their own, closed afterwards, because the engine takes the global advisory

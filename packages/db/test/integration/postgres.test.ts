@@ -4,15 +4,17 @@ import { randomUUID } from "node:crypto";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sqltag as sql } from "@prisma/client/runtime/client";
 import { getLogs } from "@prisma/debug";
-import { createOutboxSource, forgetQueryArguments, migrate, openDatabase, ping, servicePrisma, type Database, type OutboxRow } from "../../src/index.ts";
+import { createOutboxSource, forgetQueryArguments, migrate, onOwnThread, openDatabase, ping, servicePrisma, type Database, type OutboxRow } from "../../src/index.ts";
 import { internalsOf } from "../../src/database.ts";
 import { claimSql, settleSql } from "../../src/outbox.ts";
 import { engineLoadedHere } from "../../src/engine.ts";
 import { driverTypes } from "../../src/timestamps.ts";
+import { whereItRan } from "../fixture/thread-task.ts";
 import { clientFor, fixture, outboxEvent, sleep } from "../helpers.ts";
 
 const url = (inject("databaseUrl") as string | undefined) ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -98,6 +100,23 @@ describe("migrations on a thread of their own (PostgreSQL)", () => {
     }
     // Every migrate of this file ran on PostgreSQL, so on the migration thread: this one never loaded the engine.
     expect(engineLoadedHere()).toBe(false);
+  });
+});
+
+describe("work on a thread of its own", () => {
+  it("runs on another thread with a database of its own on the same schema, and here on PGlite", async () => {
+    const db = await open();
+    const entry = fileURLToPath(new URL("../fixture/thread-task.ts", import.meta.url));
+    const ran = await onOwnThread(db, entry, whereItRan);
+    expect(ran.threadId).toBeGreaterThan(0);
+    expect(ran.schema).toBe(schema);
+
+    const memory = await openDatabase({ schema: "unused", dataDir: "memory://" });
+    try {
+      expect(await onOwnThread(memory, entry, whereItRan)).toEqual({ threadId: 0, schema: "public" });
+    } finally {
+      await memory.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Puts the committed USDA extract into the food tables: after the migrations at every start (a no-op once the
 // version is loaded) and into the PGlite templates at build time (docs/decisions/0063-food-database.md).
-import { forgetQueryArguments, type Database } from "@fit/db";
+import { fileURLToPath } from "node:url";
+import { forgetQueryArguments, onOwnThread, type Database } from "@fit/db";
 import { descriptionTerms, headWords, rankBias } from "../domain/food-words.ts";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import { readUsdaFiles, type UsdaRows } from "./usda-files.ts";
@@ -48,16 +49,32 @@ const termRows = (food: UsdaFood) => {
   return descriptionTerms(food.description).map(({ word, inHead }) => ({ word, food_id: usdaFoodId(food.fdcId), in_head: inHead, head_words: head, rank_bias: bias }));
 };
 
-/**
- * Loads the extract unless its version is already there; returns whether it loaded. All of it in one
- * transaction: a reader sees the old foods or the new, never half. Replicas starting together queue on a lock,
- * and no write to the food tables after it does anything once another has loaded this version.
- */
-export async function loadFoods(db: Database): Promise<boolean> {
+/** The extract's files, and whether the database holds their version already. */
+const extract = async (db: Database) => {
   const files = await readUsdaFiles();
   const version = `${files.version}.${DERIVATION}`;
   const [loaded] = await db.query<{ version: string }>(Prisma.sql`SELECT version FROM food_data WHERE source = ${SOURCE}`);
-  if (loaded?.version === version) return false;
+  return { files, version, isLoaded: loaded?.version === version };
+};
+
+/**
+ * Loads the extract unless its version is already there; returns whether it loaded. On PostgreSQL the load runs on
+ * a thread of its own: the parsed extract, its JSON and what Prisma kept of them left nutrition ~27 MB heavier for
+ * the rest of its life (docs/performance.md, "Migrations on a thread").
+ */
+export async function loadFoods(db: Database): Promise<boolean> {
+  if ((await extract(db)).isLoaded) return false;
+  return onOwnThread(db, fileURLToPath(new URL("./load-foods-worker.ts", import.meta.url)), loadFoodsHere);
+}
+
+/**
+ * `loadFoods` in this thread. All of it in one transaction: a reader sees the old foods or the new, never half.
+ * Replicas starting together queue on a lock, and no write to the food tables after it does anything once another
+ * has loaded this version.
+ */
+export async function loadFoodsHere(db: Database): Promise<boolean> {
+  const { files, version, isLoaded } = await extract(db);
+  if (isLoaded) return false;
 
   const rows = files.rows();
   const portionsOf = new Map<string, UsdaRows["portions"]>();
