@@ -322,13 +322,18 @@ export const nutritionBus = {
   }),
   /**
    * Each day with items or a mark between two days (inclusive), summed from the items themselves, oldest first,
-   * with whether it counts (docs/decisions/0075-counted-days-and-insights-in-the-dashboard.md).
+   * with whether it counts (docs/decisions/0075-counted-days-and-insights-in-the-dashboard.md); `asOf` is when
+   * nutrition's database read them (its clock, as PostgreSQL writes a timestamp), so a copy keeps the newest of
+   * two answers whichever comes last.
    */
   intakeDays: defineEndpoint({
     subject: "nutrition.intake-days.get",
     service: "nutrition",
     request: z.object({ accountId, from: CalendarDate, to: CalendarDate }),
-    reply: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int(), counted: z.boolean() })),
+    reply: z.object({
+      asOf: z.string().min(1),
+      days: z.array(z.object({ date: CalendarDate, kcal: z.number(), proteinG: z.number(), itemCount: z.number().int(), counted: z.boolean() })),
+    }),
   }),
   dayItems: defineEndpoint({
     subject: "nutrition.day-items.get",

@@ -11,8 +11,8 @@ const BACKFILL_STEP_DAYS = 100;
 
 /** The days [from, to] as nutrition sums them from its items now, whatever event came first. */
 export const refreshIntakeDays = async (bus: Bus, store: Store, accountId: string, from: string, to: string) => {
-  const days = await bus.request(nutritionBus.intakeDays, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
-  await store.replaceIntakeDays(accountId, from, to, days);
+  const { asOf, days } = await bus.request(nutritionBus.intakeDays, { accountId, from, to }, { timeoutMs: SOURCE_TIMEOUT_MS });
+  await store.replaceIntakeDays(accountId, from, to, days, asOf);
   return days.length;
 };
 

@@ -72,26 +72,39 @@ export const createStore = (db: Database) => {
     weightDaysOf: weightDays.read,
 
     /**
-     * The days in [from, to] become exactly `days` (a day without items or a mark is no row): after an item
-     * or day-mark event for those days, or a repair.
+     * The days in [from, to] become what nutrition answered at `asOf` (its clock): after an item or day-mark event
+     * for those days, or a repair. Each day takes an answer only if it is newer than the one the day holds, so of
+     * two refreshes of one day at once (an event's and a repair's, two replicas') the newer stands whichever is
+     * written last. A day the answer no longer has stays as a row marked not logged, which keeps its `asOf`; a day
+     * asked for alone (an event's) gets that row even when it had none, as an older answer may still come with it.
      */
-    async replaceIntakeDays(accountId: string, from: string, to: string, days: IntakeTotals[]) {
+    async replaceIntakeDays(accountId: string, from: string, to: string, days: IntakeTotals[], asOf: string) {
       // One statement rather than a transaction of two: this runs after every food-item event (docs/performance.md).
-      // Two refreshes of one day at once (an event's and a first read's back-fill) both write it; either answer is nutrition's.
       const dates = days.map((day) => day.date);
       await prisma.$executeRaw`
-        WITH gone AS (DELETE FROM intake_day WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} AND date <> ALL(${dates}::text[]))
-        INSERT INTO intake_day (account_id, date, kcal, protein_g, item_count, counted, updated_at)
-        SELECT ${accountId}::uuid, d.date, d.kcal, d.protein_g, d.item_count, d.counted, now()
-        FROM unnest(${dates}::text[], ${days.map((day) => day.kcal)}::float8[], ${days.map((day) => day.proteinG)}::float8[],
-                    ${days.map((day) => day.itemCount)}::int[], ${days.map((day) => day.counted)}::boolean[]) AS d(date, kcal, protein_g, item_count, counted)
+        WITH n AS (SELECT d.*, true AS logged
+                   FROM unnest(${dates}::text[], ${days.map((day) => day.kcal)}::float8[], ${days.map((day) => day.proteinG)}::float8[],
+                               ${days.map((day) => day.itemCount)}::int[], ${days.map((day) => day.counted)}::boolean[]) AS d(date, kcal, protein_g, item_count, counted)
+                   UNION ALL
+                   SELECT ${from}, 0, 0, 0, false, false WHERE ${from} = ${to} AND cardinality(${dates}::text[]) = 0),
+        gone AS (UPDATE intake_day SET logged = false, kcal = 0, protein_g = 0, item_count = 0, counted = false,
+                   as_of = ${asOf}::timestamptz, updated_at = now()
+                 WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} AND date NOT IN (SELECT date FROM n)
+                   AND as_of <= ${asOf}::timestamptz)
+        INSERT INTO intake_day (account_id, date, kcal, protein_g, item_count, counted, logged, as_of, updated_at)
+        SELECT ${accountId}::uuid, n.date, n.kcal, n.protein_g, n.item_count, n.counted, n.logged, ${asOf}::timestamptz, now() FROM n
         ON CONFLICT (account_id, date) DO UPDATE SET kcal = EXCLUDED.kcal, protein_g = EXCLUDED.protein_g, item_count = EXCLUDED.item_count,
-          counted = EXCLUDED.counted, updated_at = EXCLUDED.updated_at`;
+          counted = EXCLUDED.counted, logged = EXCLUDED.logged, as_of = EXCLUDED.as_of, updated_at = EXCLUDED.updated_at
+        WHERE intake_day.as_of <= EXCLUDED.as_of`;
     },
 
-    /** Oldest first, from `from` on. */
+    /** The days logged (with items or a mark), oldest first, from `from` on. */
     intakeSince: (accountId: string, from: string) =>
-      prisma.intakeDay.findMany({ where: { accountId, date: { gte: from } }, orderBy: { date: "asc" }, select: { date: true, kcal: true, proteinG: true, counted: true } }),
+      prisma.intakeDay.findMany({
+        where: { accountId, date: { gte: from }, logged: true },
+        orderBy: { date: "asc" },
+        select: { date: true, kcal: true, proteinG: true, counted: true },
+      }),
 
     async isBackfilled(accountId: string) {
       if (backfilled.has(accountId)) return true;

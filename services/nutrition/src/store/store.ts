@@ -256,16 +256,21 @@ export const createStore = (db: Database) => {
       return rows.map(foodItemView);
     },
 
-    /** Each day with items or a mark in [from, to], summed from the items (not the projection, which may be a step behind), and whether it counts. */
+    /**
+     * Each day with items or a mark in [from, to], summed from the items (not the projection, which may be a step
+     * behind), and whether it counts; `asOf`, the statement's start, when they were read.
+     */
     async intakeDays(accountId: string, from: string, to: string) {
-      const rows = await db.query<{ date: string; kcal: number; proteinG: number; itemCount: number; mark: string | null }>(Prisma.sql`
-        SELECT COALESCE(i.date, m.date) AS date, COALESCE(i.kcal, 0) AS kcal, COALESCE(i."proteinG", 0) AS "proteinG",
-          COALESCE(i."itemCount", 0) AS "itemCount", m.mark
-        FROM (SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
-              WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date) i
-        FULL JOIN (SELECT date, mark FROM day_mark WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to}) m ON m.date = i.date
-        ORDER BY 1`);
-      return rows.map(({ mark, ...day }) => ({ ...day, counted: counts(markOf(mark), day.itemCount) }));
+      type Day = { date: string; kcal: number; proteinG: number; itemCount: number; mark: string | null };
+      const [{ asOf, days }] = (await db.query<{ asOf: string; days: Day[] }>(Prisma.sql`
+        SELECT statement_timestamp()::text AS "asOf", coalesce((SELECT json_agg(d ORDER BY d.date) FROM (
+          SELECT COALESCE(i.date, m.date) AS date, COALESCE(i.kcal, 0) AS kcal, COALESCE(i."proteinG", 0) AS "proteinG",
+            COALESCE(i."itemCount", 0) AS "itemCount", m.mark
+          FROM (SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
+                WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date) i
+          FULL JOIN (SELECT date, mark FROM day_mark WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to}) m ON m.date = i.date) d),
+          '[]') AS days`)) as [{ asOf: string; days: Day[] }];
+      return { asOf, days: days.map(({ mark, ...day }) => ({ ...day, counted: counts(markOf(mark), day.itemCount) })) };
     },
 
     day: dayOf,
