@@ -59,8 +59,8 @@ const extract = async (db: Database) => {
 
 /**
  * Loads the extract unless its version is already there; returns whether it loaded. On PostgreSQL the load runs on
- * a thread of its own: the parsed extract, its JSON and what Prisma kept of them left nutrition ~27 MB heavier for
- * the rest of its life (docs/performance.md, "Migrations on a thread").
+ * a thread of its own: in the process, the parsed extract, its JSON and what Prisma kept of them left nutrition at
+ * 113 MB for the rest of its life, against 92 MB now (docs/performance.md, "Migrations on a thread").
  */
 export async function loadFoods(db: Database): Promise<boolean> {
   if ((await extract(db)).isLoaded) return false;
