@@ -41,7 +41,13 @@ export interface DatabaseInternals {
   /** See runExclusively. */
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<{ value: T } | null>;
   /** Where `onOwnThread`'s thread opens a database of its own: PostgreSQL only. */
-  threadDatabase?: { url: string; schema: string };
+  threadDatabase?: ThreadDatabase;
+}
+
+/** Where a thread opens a database of its own: the service's PostgreSQL and schema. */
+export interface ThreadDatabase {
+  url: string;
+  schema: string;
 }
 
 export const APPLIED = "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL";

@@ -1,13 +1,7 @@
 // A service's work on a thread of its own with a database of its own (threads.ts says why a thread).
-import { internalsOf, type Database } from "./database.ts";
+import { internalsOf, type Database, type ThreadDatabase } from "./database.ts";
 import { openDatabase } from "./open.ts";
 import { runOnThread } from "./threads.ts";
-
-/** Where a thread opens a database of its own: the service's PostgreSQL and schema. */
-export interface ThreadDatabase {
-  url: string;
-  schema: string;
-}
 
 /**
  * Runs `task` on a thread of its own with a database of its own on the same PostgreSQL schema. `entry` is a module

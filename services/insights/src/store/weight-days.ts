@@ -164,7 +164,8 @@ export const createWeightDays = (db: Database, prisma: PrismaClient) => {
      * day's row following, except on a day an event changed since `askedAt`, which the answer may not hold yet: a
      * weigh-in logged or deleted while the repair asked is neither taken back nor brought back. The zone row is
      * locked exclusively first, so events wait, and two repairs or back-fills of one account run one after the
-     * other; resolves how many of the account's days were left alone, for the caller to ask again.
+     * other. Resolves how many of the account's days events changed since `askedAt` (0: the answer was taken
+     * whole), for the caller to ask again.
      */
     replace: async (accountId: string, from: number, to: number, readings: Reading[], askedAt: string) => {
       const [ids, tss, kgs] = [readings.map((r) => r.id), readings.map((r) => new Date(r.ts).toISOString()), readings.map((r) => r.weightKg)];

@@ -262,14 +262,15 @@ export const createStore = (db: Database) => {
      */
     async intakeDays(accountId: string, from: string, to: string) {
       type Day = { date: string; kcal: number; proteinG: number; itemCount: number; mark: string | null };
-      const [{ asOf, days }] = (await db.query<{ asOf: string; days: Day[] }>(Prisma.sql`
+      const [row] = await db.query<{ asOf: string; days: Day[] }>(Prisma.sql`
         SELECT statement_timestamp()::text AS "asOf", coalesce((SELECT json_agg(d ORDER BY d.date) FROM (
           SELECT COALESCE(i.date, m.date) AS date, COALESCE(i.kcal, 0) AS kcal, COALESCE(i."proteinG", 0) AS "proteinG",
             COALESCE(i."itemCount", 0) AS "itemCount", m.mark
           FROM (SELECT date, sum(kcal)::float8 AS kcal, sum(protein_g)::float8 AS "proteinG", count(*)::int AS "itemCount" FROM food_item
                 WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to} GROUP BY date) i
           FULL JOIN (SELECT date, mark FROM day_mark WHERE account_id = ${accountId}::uuid AND date BETWEEN ${from} AND ${to}) m ON m.date = i.date) d),
-          '[]') AS days`)) as [{ asOf: string; days: Day[] }];
+          '[]') AS days`);
+      const { asOf, days } = row!;
       return { asOf, days: days.map(({ mark, ...day }) => ({ ...day, counted: counts(markOf(mark), day.itemCount) })) };
     },
 
